@@ -1,0 +1,10 @@
+export { ErrorCode, McpError } from "../jsonrpc/errors.js";
+export type { RequestOptions } from "../protocol/peer.js";
+export { McpClient } from "./client.js";
+export type {
+  ClientOptions,
+  CommonClientOptions,
+  StdioClientOptions,
+  TransportClientOptions,
+} from "./options.js";
+export { ToolResult } from "./tool-result.js";

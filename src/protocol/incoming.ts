@@ -1,0 +1,84 @@
+import type { JSONRPCRequest, RequestId } from "../jsonrpc/messages.js";
+import type { Peer, RequestOptions } from "./peer.js";
+import type { Meta, ProgressToken, Result } from "./types/base.js";
+
+/**
+ * A request being handled: its id, `_meta`, a cancellation signal, and ways to report progress
+ * and to talk back to the requester while it runs.
+ */
+export class IncomingRequest {
+  readonly id: RequestId;
+  readonly method: string;
+  /** Set once the requester cancelled or the connection closed. */
+  cancelled = false;
+  private controller: AbortController | undefined;
+  private cancelReason: string | undefined;
+
+  constructor(
+    private readonly peer: Peer,
+    readonly message: JSONRPCRequest,
+  ) {
+    this.id = message.id;
+    this.method = message.method;
+  }
+
+  /** The request's `_meta`, if it had one. */
+  get meta(): Meta | undefined {
+    return this.message.params?._meta as Meta | undefined;
+  }
+
+  /** The token to report progress against, if the requester asked for progress. */
+  get progressToken(): ProgressToken | undefined {
+    return this.meta?.progressToken as ProgressToken | undefined;
+  }
+
+  /** Aborted when the requester cancels or the connection closes. Created on first use. */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.cancelled) this.controller.abort(this.abortReason());
+    }
+    return this.controller.signal;
+  }
+
+  /** Reports progress; does nothing if the requester gave no progress token. */
+  progress(progress: number, total?: number, message?: string): void {
+    const progressToken = this.progressToken;
+    if (progressToken === undefined || this.cancelled) return;
+    const params: Record<string, unknown> = { progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    this.peer.notify("notifications/progress", params);
+  }
+
+  /** Sends a notification related to this request. */
+  notify(method: string, params?: Record<string, unknown>): void {
+    this.peer.notify(method, params);
+  }
+
+  /** Sends a request back to the requester while this one runs; aborted with it. */
+  request<T = Result>(
+    method: string,
+    params?: Record<string, unknown>,
+    options: RequestOptions = {},
+  ): Promise<T> {
+    const signal = options.signal ? AbortSignal.any([options.signal, this.signal]) : this.signal;
+    return this.peer.request<T>(method, params, { ...options, signal });
+  }
+
+  /** @internal */
+  cancel(reason: string | undefined): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.cancelReason = reason;
+    this.controller?.abort(this.abortReason());
+  }
+
+  private abortReason(): Error {
+    const error = new Error(
+      `Request ${this.method} was cancelled${this.cancelReason ? `: ${this.cancelReason}` : ""}`,
+    );
+    error.name = "AbortError";
+    return error;
+  }
+}

@@ -1,0 +1,122 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { RequestId } from "../jsonrpc/messages.js";
+import type { Peer } from "./peer.js";
+import type { Progress } from "./types/base.js";
+
+/** Per-request options of every request method. */
+export interface RequestOptions {
+  /** Milliseconds before the request is abandoned (and cancelled on the peer). Default: the peer's. */
+  timeout?: number;
+  /** Aborting cancels the request on the peer and rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Receives `notifications/progress` for this request; asks the peer for progress. */
+  onProgress?: (progress: Progress) => void;
+  /** Restart the timeout whenever progress arrives. */
+  resetTimeoutOnProgress?: boolean;
+  /** With `resetTimeoutOnProgress`: the most the request may take in all. */
+  maxTotalTimeout?: number;
+}
+
+/** A request sent and not yet answered. */
+export class OutgoingRequest {
+  settled = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly startedAt: number;
+  private readonly timeout: number;
+  private abortListener: (() => void) | undefined;
+
+  constructor(
+    private readonly peer: Peer,
+    readonly id: RequestId,
+    readonly method: string,
+    private readonly resolve: (value: unknown) => void,
+    private readonly reject: (error: unknown) => void,
+    private readonly options: RequestOptions | undefined,
+    defaultTimeout: number,
+  ) {
+    this.timeout = options?.timeout ?? defaultTimeout;
+    this.startedAt = options?.maxTotalTimeout === undefined ? 0 : Date.now();
+    const signal = options?.signal;
+    if (signal?.aborted) {
+      this.settled = true;
+      reject(signal.reason);
+      return;
+    }
+    if (signal) {
+      this.abortListener = () => this.abort(signal.reason);
+      signal.addEventListener("abort", this.abortListener, { once: true });
+    }
+    this.arm(this.timeout);
+  }
+
+  /** The params to send: with `_meta.progressToken` when progress is wanted. */
+  withProgressToken(params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+    if (!this.options?.onProgress) return params;
+    const meta = (params?._meta as Record<string, unknown> | undefined) ?? {};
+    return { ...params, _meta: { ...meta, progressToken: this.id } };
+  }
+
+  succeed(result: unknown): void {
+    if (this.settle()) this.resolve(result);
+  }
+
+  fail(error: unknown): void {
+    if (this.settle()) this.reject(error);
+  }
+
+  progress(params: Record<string, unknown>): void {
+    const onProgress = this.options?.onProgress;
+    if (!onProgress || this.settled) return;
+    if (this.options?.resetTimeoutOnProgress) {
+      const max = this.options.maxTotalTimeout;
+      if (max !== undefined && Date.now() - this.startedAt >= max) {
+        this.expire(`exceeded its maximum total time of ${max} ms`);
+        return;
+      }
+      this.arm(
+        max === undefined ? this.timeout : Math.min(this.timeout, max - (Date.now() - this.startedAt)),
+      );
+    }
+    const update: Progress = { progress: params.progress as number };
+    if (params.total !== undefined) update.total = params.total as number;
+    if (params.message !== undefined) update.message = params.message as string;
+    onProgress(update);
+  }
+
+  private arm(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.expire(`timed out after ${ms} ms`), ms);
+  }
+
+  private expire(what: string): void {
+    this.cancelOnPeer(what);
+    this.fail(
+      new McpError(ErrorCode.RequestTimeout, `Request ${this.method} ${what}`, { timeout: this.timeout }),
+    );
+  }
+
+  private abort(reason: unknown): void {
+    if (this.settled) return;
+    this.cancelOnPeer(reason instanceof Error ? reason.message : String(reason ?? "aborted"));
+    this.fail(reason);
+  }
+
+  private cancelOnPeer(reason: string): void {
+    this.peer.forget(this.id);
+    // The spec forbids cancelling `initialize`.
+    if (this.method === "initialize" || this.peer.isClosed) return;
+    try {
+      this.peer.notify("notifications/cancelled", { requestId: this.id, reason });
+    } catch {
+      // The connection is going away; the rejection below says enough.
+    }
+  }
+
+  private settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.abortListener) this.options?.signal?.removeEventListener("abort", this.abortListener);
+    return true;
+  }
+}

@@ -1,0 +1,334 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { FramingError } from "../jsonrpc/framing.js";
+import type {
+  JSONRPCErrorResponse,
+  JSONRPCMessage,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  RequestId,
+} from "../jsonrpc/messages.js";
+import { messageProblem } from "../jsonrpc/messages.js";
+import type { Transport } from "../transports/transport.js";
+import { IncomingRequest } from "./incoming.js";
+import { OutgoingRequest, type RequestOptions } from "./outgoing.js";
+import type { Result } from "./types/base.js";
+
+export { IncomingRequest } from "./incoming.js";
+export type { RequestOptions } from "./outgoing.js";
+
+/** Default time a request may take before it is abandoned. */
+export const DEFAULT_REQUEST_TIMEOUT = 60_000;
+
+/** Answers one request; returns the result or throws (an `McpError` keeps its code). */
+export type RequestHandler = (
+  params: Record<string, unknown>,
+  request: IncomingRequest,
+) => object | Promise<object>;
+
+/** Handles one notification. */
+export type NotificationHandler = (params: Record<string, unknown>) => void;
+
+/** Sees every message as it is sent or received, for logging and tests. */
+export type MessageTrace = (direction: "send" | "receive", message: JSONRPCMessage) => void;
+
+export interface PeerOptions {
+  /** Default per-request timeout in milliseconds (60 s). */
+  requestTimeout?: number;
+  /** Sees every message sent and received. */
+  trace?: MessageTrace;
+  /** Called for each request before its handler; an error returned refuses the request. */
+  guard?: (request: JSONRPCRequest) => McpError | undefined;
+}
+
+const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+/**
+ * The JSON-RPC engine under both roles: many requests in flight matched by id, notifications
+ * anywhere, timeouts, cancellation, progress and ping. It knows no MCP method but these.
+ */
+export class Peer {
+  private readonly requestHandlers = new Map<string, RequestHandler>();
+  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private readonly outgoing = new Map<RequestId, OutgoingRequest>();
+  private readonly incoming = new Map<RequestId, IncomingRequest>();
+  private nextId = 1;
+  private closedWith: McpError | undefined;
+  private readonly closeListeners: ((error?: Error) => void)[] = [];
+  private idleWaiters: (() => void)[] = [];
+  readonly requestTimeout: number;
+  guard: PeerOptions["guard"];
+  private readonly trace: MessageTrace | undefined;
+  /** Called with problems that end no request: unparsable input, handler failures after cancel. */
+  onerror: (error: Error) => void = () => {};
+
+  constructor(
+    readonly transport: Transport,
+    options: PeerOptions = {},
+  ) {
+    this.requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
+    this.trace = options.trace;
+    this.guard = options.guard;
+    this.requestHandlers.set("ping", () => ({}));
+    this.notificationHandlers.set("notifications/cancelled", (params) => this.cancelIncoming(params));
+    this.notificationHandlers.set("notifications/progress", (params) => this.progressOutgoing(params));
+  }
+
+  /** Starts reading from the transport. */
+  start(): Promise<void> {
+    return this.transport.start({
+      onmessage: (message) => this.receive(message),
+      onerror: (error) => this.transportError(error),
+      oninputend: () => void this.drainAndClose(),
+      onclose: (error) => this.closed(error),
+    });
+  }
+
+  /** Whether the connection has ended. */
+  get isClosed(): boolean {
+    return this.closedWith !== undefined;
+  }
+
+  setRequestHandler(method: string, handler: RequestHandler): void {
+    this.requestHandlers.set(method, handler);
+  }
+
+  setNotificationHandler(method: string, handler: NotificationHandler): void {
+    this.notificationHandlers.set(method, handler);
+  }
+
+  /** Registers a listener for the end of the connection. */
+  onClose(listener: (error?: Error) => void): void {
+    this.closeListeners.push(listener);
+  }
+
+  /** Sends a request and resolves with its result, or rejects with an `McpError` or the abort reason. */
+  request<T = Result>(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<T> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const pending = new OutgoingRequest(
+        this,
+        id,
+        method,
+        resolve as (value: unknown) => void,
+        reject,
+        options,
+        this.requestTimeout,
+      );
+      if (pending.settled) return;
+      this.outgoing.set(id, pending);
+      const message: JSONRPCRequest = { jsonrpc: "2.0", id, method };
+      const withParams = pending.withProgressToken(params);
+      if (withParams !== undefined) message.params = withParams;
+      try {
+        this.send(message);
+      } catch (error) {
+        this.outgoing.delete(id);
+        pending.fail(error as Error);
+      }
+    });
+  }
+
+  /** Sends a notification. Dropped silently once the connection is closed. */
+  notify(method: string, params?: Record<string, unknown>): void {
+    if (this.closedWith) return;
+    const message: JSONRPCNotification =
+      params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    this.send(message);
+  }
+
+  /** Ends the connection: pending requests reject, handlers in flight see their signal aborted. */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  /** Resolves when no request from the other side is being handled. */
+  async idle(): Promise<void> {
+    while (this.incoming.size > 0) {
+      await new Promise<void>((resolve) => {
+        this.idleWaiters.push(resolve);
+      });
+    }
+  }
+
+  /** The other side will send nothing more: answer what it asked, then close. */
+  private async drainAndClose(): Promise<void> {
+    await this.idle();
+    await this.close();
+  }
+
+  /** @internal Sends a message, tracing it. */
+  send(message: JSONRPCMessage): void {
+    this.trace?.("send", message);
+    this.transport.send(message);
+  }
+
+  /** @internal Forgets an outgoing request that settled locally (timeout, abort). */
+  forget(id: RequestId): void {
+    this.outgoing.delete(id);
+  }
+
+  private receive(value: unknown): void {
+    const problem = messageProblem(value);
+    if (problem !== undefined) {
+      this.invalid(value, problem);
+      return;
+    }
+    const message = value as JSONRPCMessage;
+    this.trace?.("receive", message);
+    if ("method" in message) {
+      if ("id" in message) this.handleRequest(message as JSONRPCRequest);
+      else this.handleNotification(message);
+    } else {
+      this.handleResponse(message);
+    }
+  }
+
+  private invalid(value: unknown, problem: string): void {
+    const id = (value as { id?: unknown } | null)?.id;
+    const error: JSONRPCErrorResponse = {
+      jsonrpc: "2.0",
+      error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${problem}` },
+    };
+    if (typeof id === "string" || typeof id === "number") error.id = id;
+    if (this.closedWith) return;
+    this.send(error);
+  }
+
+  private handleNotification(message: JSONRPCNotification): void {
+    const handler = this.notificationHandlers.get(message.method);
+    if (!handler) return;
+    try {
+      handler(message.params ?? EMPTY);
+    } catch (error) {
+      this.onerror(error as Error);
+    }
+  }
+
+  private handleRequest(message: JSONRPCRequest): void {
+    const { id, method } = message;
+    if (this.incoming.has(id)) {
+      this.respondError(id, new McpError(ErrorCode.InvalidRequest, `Request id ${id} is already in use`));
+      return;
+    }
+    const refused = this.guard?.(message);
+    if (refused) {
+      this.respondError(id, refused);
+      return;
+    }
+    const handler = this.requestHandlers.get(method);
+    if (!handler) {
+      this.respondError(id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
+      return;
+    }
+    const request = new IncomingRequest(this, message);
+    this.incoming.set(id, request);
+    let result: object | Promise<object>;
+    try {
+      result = handler(message.params ?? EMPTY, request);
+    } catch (error) {
+      this.finish(request, undefined, error);
+      return;
+    }
+    if (result instanceof Promise) {
+      result.then(
+        (value) => this.finish(request, value, undefined),
+        (error) => this.finish(request, undefined, error),
+      );
+    } else {
+      this.finish(request, result, undefined);
+    }
+  }
+
+  private finish(request: IncomingRequest, result: object | undefined, error: unknown): void {
+    this.incoming.delete(request.id);
+    if (this.incoming.size === 0 && this.idleWaiters.length > 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      queueMicrotask(() => {
+        for (const resolve of waiters) resolve();
+      });
+    }
+    // A cancelled request gets no response; the requester has already given up on it.
+    if (request.cancelled || this.closedWith) return;
+    if (error === undefined) {
+      this.send({ jsonrpc: "2.0", id: request.id, result: (result ?? {}) as Record<string, unknown> });
+    } else {
+      this.respondError(request.id, toMcpError(error));
+    }
+  }
+
+  private respondError(id: RequestId, error: McpError): void {
+    if (this.closedWith) return;
+    this.send({ jsonrpc: "2.0", id, error: error.toJSON() });
+  }
+
+  private handleResponse(message: JSONRPCMessage): void {
+    const id = (message as { id?: RequestId }).id;
+    if (id === undefined) {
+      const error = (message as JSONRPCErrorResponse).error;
+      this.onerror(new McpError(error.code, `Peer reported an error: ${error.message}`, error.data));
+      return;
+    }
+    const pending = this.outgoing.get(id);
+    if (!pending) {
+      this.onerror(
+        new McpError(ErrorCode.InvalidRequest, `Received a response for unknown request id ${id}`),
+      );
+      return;
+    }
+    this.outgoing.delete(id);
+    if ("result" in message) pending.succeed(message.result);
+    else pending.fail(McpError.fromObject((message as JSONRPCErrorResponse).error));
+  }
+
+  private cancelIncoming(params: Record<string, unknown>): void {
+    const id = params.requestId as RequestId | undefined;
+    if (id === undefined) return;
+    this.incoming.get(id)?.cancel(typeof params.reason === "string" ? params.reason : undefined);
+  }
+
+  private progressOutgoing(params: Record<string, unknown>): void {
+    const token = params.progressToken as RequestId | undefined;
+    if (token === undefined) return;
+    this.outgoing.get(token)?.progress(params);
+  }
+
+  private transportError(error: Error): void {
+    if (error instanceof FramingError && error.kind === "parse" && !this.closedWith) {
+      this.send({
+        jsonrpc: "2.0",
+        error: { code: ErrorCode.ParseError, message: `Parse error: ${error.message}` },
+      });
+    } else if (error instanceof FramingError && !this.closedWith) {
+      this.send({
+        jsonrpc: "2.0",
+        error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${error.message}` },
+      });
+    }
+    this.onerror(error);
+  }
+
+  private closed(error?: Error): void {
+    if (this.closedWith) return;
+    const reason = error ? `Connection closed: ${error.message}` : "Connection closed";
+    this.closedWith = new McpError(ErrorCode.ConnectionClosed, reason, undefined, { cause: error });
+    for (const pending of this.outgoing.values()) pending.fail(this.closedWith);
+    this.outgoing.clear();
+    for (const request of this.incoming.values()) request.cancel("connection closed");
+    this.incoming.clear();
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+    for (const listener of this.closeListeners) listener(error);
+  }
+}
+
+/** The error a failed handler answers with: an `McpError` as is, anything else as an internal error. */
+function toMcpError(error: unknown): McpError {
+  if (error instanceof McpError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new McpError(ErrorCode.InternalError, message);
+}

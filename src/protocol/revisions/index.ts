@@ -1,0 +1,30 @@
+import { revision_2024_11_05 } from "./2024-11-05.js";
+import { revision_2025_03_26 } from "./2025-03-26.js";
+import { revision_2025_06_18 } from "./2025-06-18.js";
+import { revision_2025_11_25 } from "./2025-11-25.js";
+import type { Revision } from "./revision.js";
+
+export type { Era, Revision } from "./revision.js";
+
+/** Every revision mcpkit speaks, newest first. */
+export const REVISIONS: readonly Revision[] = [
+  revision_2025_11_25,
+  revision_2025_06_18,
+  revision_2025_03_26,
+  revision_2024_11_05,
+];
+
+const byVersion = new Map(REVISIONS.map((r) => [r.version, r]));
+
+/** The newest handshake-based revision. */
+export const LATEST_LEGACY_VERSION = revision_2025_11_25.version;
+
+/** Versions mcpkit speaks with the `initialize` handshake, newest first. */
+export const LEGACY_VERSIONS: readonly string[] = REVISIONS.filter((r) => r.era === "legacy").map(
+  (r) => r.version,
+);
+
+/** The revision for a version string, or `undefined` if mcpkit does not speak it. */
+export function revisionOf(version: string): Revision | undefined {
+  return byVersion.get(version);
+}

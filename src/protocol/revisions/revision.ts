@@ -1,0 +1,52 @@
+/** The two eras of MCP: `legacy` has the `initialize` handshake and sessions; `modern` is stateless. */
+export type Era = "legacy" | "modern";
+
+/** What changes from one protocol revision to the next, as data. */
+export interface Revision {
+  /** The version string sent on the wire. */
+  readonly version: string;
+  readonly era: Era;
+  /** Requests a client may send. */
+  readonly clientRequests: ReadonlySet<string>;
+  /** Requests a server may send. */
+  readonly serverRequests: ReadonlySet<string>;
+  /** Notifications a client may send. */
+  readonly clientNotifications: ReadonlySet<string>;
+  /** Notifications a server may send. */
+  readonly serverNotifications: ReadonlySet<string>;
+  /** Content block types tool results and prompt messages may carry. */
+  readonly contentTypes: ReadonlySet<string>;
+  /** Whether tools may declare `outputSchema` and return `structuredContent`. */
+  readonly structuredToolOutput: boolean;
+  /** Whether tools, resources, prompts and implementations may carry `title` and `icons`. */
+  readonly titlesAndIcons: boolean;
+}
+
+/** Builds a revision from its predecessor and what it adds or removes. */
+export function deriveRevision(
+  base: Revision,
+  changes: Partial<Omit<Revision, "version" | "era">> & {
+    version: string;
+    era?: Era;
+    add?: Partial<
+      Record<
+        "clientRequests" | "serverRequests" | "clientNotifications" | "serverNotifications" | "contentTypes",
+        string[]
+      >
+    >;
+  },
+): Revision {
+  const { add, ...rest } = changes;
+  const grow = (key: keyof NonNullable<typeof add>): ReadonlySet<string> =>
+    new Set([...base[key], ...(add?.[key] ?? [])]);
+  return {
+    ...base,
+    era: base.era,
+    clientRequests: grow("clientRequests"),
+    serverRequests: grow("serverRequests"),
+    clientNotifications: grow("clientNotifications"),
+    serverNotifications: grow("serverNotifications"),
+    contentTypes: grow("contentTypes"),
+    ...rest,
+  };
+}

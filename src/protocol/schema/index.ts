@@ -1,0 +1,2 @@
+export * from "./standard.js";
+export * from "./validator.js";

@@ -1,0 +1,8 @@
+export { ErrorCode, McpError } from "../jsonrpc/errors.js";
+export { audio, embeddedResource, image, resourceLink, text } from "../protocol/content.js";
+export { RequestContext } from "./context.js";
+export { McpServer, type ServerInfo, type ServerOptions } from "./server.js";
+export type { ServerSession } from "./session.js";
+export type { ToolReturn } from "./tool-result.js";
+export { toolError } from "./tool-result.js";
+export type { ToolArgs, ToolConfig, ToolHandler } from "./tools.js";

@@ -1,0 +1,100 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { JSONRPCRequest } from "../jsonrpc/messages.js";
+import { chooseServerVersion } from "../protocol/negotiate.js";
+import { Peer, type PeerOptions } from "../protocol/peer.js";
+import { type Revision, revisionOf } from "../protocol/revisions/index.js";
+import type { Implementation } from "../protocol/types/base.js";
+import type {
+  ClientCapabilities,
+  InitializeResult,
+  ServerCapabilities,
+} from "../protocol/types/lifecycle.js";
+import type { Transport } from "../transports/transport.js";
+
+/** What a session needs from its server. */
+export interface SessionHost {
+  readonly serverInfo: Implementation;
+  readonly instructions: string | undefined;
+  readonly supportedVersions: readonly string[];
+  capabilities(): ServerCapabilities;
+  /** Installs the server's request handlers on a new session. */
+  install(session: ServerSession): void;
+  /** Forgets a session that ended. */
+  release(session: ServerSession): void;
+}
+
+const BEFORE_INIT = new Set(["initialize", "ping"]);
+
+/**
+ * One client connection of a server, in the handshake era: negotiates the revision in
+ * `initialize` and refuses other requests until then.
+ */
+export class ServerSession {
+  readonly peer: Peer;
+  /** The negotiated revision, once `initialize` was answered. */
+  revision: Revision | undefined;
+  clientInfo: Implementation | undefined;
+  clientCapabilities: ClientCapabilities = {};
+  /** Resolves when the client sent `notifications/initialized`. */
+  readonly initialized: Promise<void>;
+  private markInitialized!: () => void;
+
+  constructor(
+    private readonly host: SessionHost,
+    transport: Transport,
+    options: Pick<PeerOptions, "requestTimeout" | "trace">,
+  ) {
+    this.peer = new Peer(transport, { ...options, guard: (request) => this.refuseEarly(request) });
+    this.initialized = new Promise((resolve) => {
+      this.markInitialized = resolve;
+    });
+    this.peer.setRequestHandler("initialize", (params) => this.initialize(params));
+    this.peer.setNotificationHandler("notifications/initialized", () => this.markInitialized());
+    this.peer.onClose(() => host.release(this));
+    host.install(this);
+  }
+
+  /** The negotiated protocol version. */
+  get protocolVersion(): string | undefined {
+    return this.revision?.version;
+  }
+
+  start(): Promise<void> {
+    return this.peer.start();
+  }
+
+  close(): Promise<void> {
+    return this.peer.close();
+  }
+
+  /** Sends a notification if the negotiated revision has it. */
+  notify(method: string, params?: Record<string, unknown>): void {
+    if (this.revision && !this.revision.serverNotifications.has(method)) return;
+    this.peer.notify(method, params);
+  }
+
+  private refuseEarly(request: JSONRPCRequest): McpError | undefined {
+    if (this.revision || BEFORE_INIT.has(request.method)) return undefined;
+    return new McpError(
+      ErrorCode.InvalidRequest,
+      `Server not initialized: send initialize before ${request.method}`,
+    );
+  }
+
+  private initialize(params: Record<string, unknown>): InitializeResult {
+    if (this.revision) throw new McpError(ErrorCode.InvalidRequest, "The session is already initialized");
+    const version = chooseServerVersion(params.protocolVersion, this.host.supportedVersions);
+    this.revision = revisionOf(version);
+    this.clientInfo = params.clientInfo as Implementation | undefined;
+    this.clientCapabilities = (params.capabilities as ClientCapabilities | undefined) ?? {};
+    // From here on the guard has nothing left to refuse.
+    this.peer.guard = undefined;
+    const result: InitializeResult = {
+      protocolVersion: version,
+      capabilities: this.host.capabilities(),
+      serverInfo: this.host.serverInfo,
+    };
+    if (this.host.instructions !== undefined) result.instructions = this.host.instructions;
+    return result;
+  }
+}

@@ -1,0 +1,154 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { type FramingError, NdjsonDecoder } from "../../jsonrpc/framing.js";
+import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
+import type { Transport, TransportHandlers } from "../transport.js";
+import { signalGroup, trackGroup, untrackGroup } from "./reaper.js";
+import { StderrTail } from "./stderr-tail.js";
+import { WriteBatcher } from "./write-batcher.js";
+
+/** How to start a stdio server. */
+export interface StdioServerParameters {
+  /** The executable, looked up on `PATH`. */
+  command: string;
+  args?: string[];
+  /** Added to the parent's environment, never replacing it. */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Receives each line the server writes to stderr (it is always drained either way). */
+  onStderr?: (line: string) => void;
+  /** Grace period of each shutdown step (stdin closed, then SIGTERM), in ms. Default 2000. */
+  closeTimeout?: number;
+  /** Longest message accepted from the server, in characters. */
+  maxMessageSize?: number;
+}
+
+/**
+ * The client's stdio transport: spawns the server in its own process group and talks
+ * newline-delimited JSON over its stdin/stdout. Closing ends the whole group.
+ */
+export class StdioClientTransport implements Transport {
+  private child: ChildProcess | undefined;
+  private handlers: TransportHandlers | undefined;
+  private readonly stderr: StderrTail;
+  private writer: WriteBatcher | undefined;
+  private closing: Promise<void> | undefined;
+  private ended = false;
+  private notified = false;
+
+  constructor(private readonly params: StdioServerParameters) {
+    this.stderr = new StderrTail(20, 500, params.onStderr);
+  }
+
+  /** The server's process id, while it runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The last lines the server wrote to stderr. */
+  get stderrTail(): string {
+    return this.stderr.text();
+  }
+
+  async start(handlers: TransportHandlers): Promise<void> {
+    this.handlers = handlers;
+    const { command, args = [], env, cwd } = this.params;
+    const child = spawn(command, args, {
+      cwd,
+      env: env ? { ...process.env, ...env } : process.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+      windowsHide: true,
+    });
+    this.child = child;
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", resolve);
+      child.once("error", (error) => {
+        this.ended = true;
+        reject(new McpError(ErrorCode.ConnectionClosed, `Could not start ${command}: ${error.message}`));
+      });
+    });
+    const pgid = child.pid!;
+    trackGroup(pgid);
+    this.writer = new WriteBatcher(child.stdin!);
+    child.stdin!.on("error", () => {
+      // EPIPE when the server is gone; its exit is reported by "close".
+    });
+    const decoder = new NdjsonDecoder(
+      (message) => handlers.onmessage(message),
+      (error) => this.badOutput(error),
+      { maxMessageSize: this.params.maxMessageSize },
+    );
+    child.stdout!.on("data", (chunk: Buffer) => decoder.push(chunk));
+    child.stderr!.setEncoding("utf8");
+    child.stderr!.on("data", (chunk: string) => this.stderr.push(chunk));
+    child.on("exit", () => {
+      // The leader is gone; anything left in its group is an orphan of this connection.
+      if (!signalGroup(pgid, 0)) untrackGroup(pgid);
+    });
+    child.on("close", (code, signal) => {
+      this.stderr.end();
+      this.ended = true;
+      this.notifyClosed(
+        new Error(`the server process exited (${signal ? `signal ${signal}` : `code ${code}`})`),
+      );
+      void this.close();
+    });
+  }
+
+  send(message: JSONRPCMessage): void {
+    if (this.closing || this.ended || !this.writer) {
+      throw new McpError(ErrorCode.ConnectionClosed, "the stdio connection is closed");
+    }
+    this.writer.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Ends stdin, waits, then SIGTERM and at last SIGKILL to the whole process group. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    this.notifyClosed(undefined);
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    const child = this.child;
+    if (!child?.pid) return;
+    const pgid = child.pid;
+    const grace = this.params.closeTimeout ?? 2000;
+    this.writer?.end();
+    if (!(await this.groupGoneWithin(pgid, grace))) {
+      signalGroup(pgid, "SIGTERM");
+      if (!(await this.groupGoneWithin(pgid, grace))) signalGroup(pgid, "SIGKILL");
+    }
+    untrackGroup(pgid);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }
+
+  /** Waits until the leader has exited and no process of its group remains. */
+  private async groupGoneWithin(pgid: number, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const leaderGone = this.child!.exitCode !== null || this.child!.signalCode !== null;
+      if (leaderGone && !signalGroup(pgid, 0)) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, leaderGone ? 10 : 25));
+    }
+  }
+
+  private badOutput(error: FramingError): void {
+    this.notifyClosed(
+      new Error(
+        `the server wrote something that is not a JSON-RPC message to stdout (${error.message}): ${error.excerpt}`,
+      ),
+    );
+    void this.close();
+  }
+
+  /** Tells the engine once that the connection ended, with the reason and the stderr tail. */
+  private notifyClosed(error: Error | undefined): void {
+    if (this.notified || !this.handlers) return;
+    this.notified = true;
+    this.handlers.onclose(error ? new Error(error.message + this.stderr.suffix()) : undefined);
+  }
+}

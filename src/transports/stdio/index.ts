@@ -1,0 +1,2 @@
+export { StdioClientTransport, type StdioServerParameters } from "./client.js";
+export { StdioServerTransport, type StdioServerTransportOptions } from "./server.js";
