@@ -46,7 +46,7 @@ export class OutgoingRequest {
       this.abortListener = () => this.abort(signal.reason);
       signal.addEventListener("abort", this.abortListener, { once: true });
     }
-    this.arm(this.timeout);
+    this.arm();
   }
 
   /** The params to send: with `_meta.progressToken` when progress is wanted. */
@@ -67,25 +67,27 @@ export class OutgoingRequest {
   progress(params: Record<string, unknown>): void {
     const onProgress = this.options?.onProgress;
     if (!onProgress || this.settled) return;
-    if (this.options?.resetTimeoutOnProgress) {
-      const max = this.options.maxTotalTimeout;
-      if (max !== undefined && Date.now() - this.startedAt >= max) {
-        this.expire(`exceeded its maximum total time of ${max} ms`);
-        return;
-      }
-      this.arm(
-        max === undefined ? this.timeout : Math.min(this.timeout, max - (Date.now() - this.startedAt)),
-      );
-    }
+    if (this.options?.resetTimeoutOnProgress) this.arm();
     const update: Progress = { progress: params.progress as number };
     if (params.total !== undefined) update.total = params.total as number;
     if (params.message !== undefined) update.message = params.message as string;
     onProgress(update);
   }
 
-  private arm(ms: number): void {
+  /** (Re)starts the timer: the timeout, or what is left of the total time if that is sooner. */
+  private arm(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.expire(`timed out after ${ms} ms`), ms);
+    let ms = this.timeout;
+    let what = `timed out after ${ms} ms`;
+    const max = this.options?.maxTotalTimeout;
+    if (max !== undefined) {
+      const left = max - (Date.now() - this.startedAt);
+      if (left <= ms) {
+        ms = Math.max(0, left);
+        what = `exceeded its maximum total time of ${max} ms`;
+      }
+    }
+    this.timer = setTimeout(() => this.expire(what), ms);
   }
 
   private expire(what: string): void {

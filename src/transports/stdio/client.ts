@@ -3,7 +3,8 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { type FramingError, NdjsonDecoder } from "../../jsonrpc/framing.js";
 import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../transport.js";
-import { signalGroup, trackGroup, untrackGroup } from "./reaper.js";
+import { groupAlive, signalGroup } from "./process-group.js";
+import { trackGroup, untrackGroup } from "./reaper.js";
 import { StderrTail } from "./stderr-tail.js";
 import { WriteBatcher } from "./write-batcher.js";
 
@@ -35,6 +36,7 @@ export class StdioClientTransport implements Transport {
   private closing: Promise<void> | undefined;
   private ended = false;
   private notified = false;
+  private badLine: Error | undefined;
 
   constructor(private readonly params: StdioServerParameters) {
     this.stderr = new StderrTail(20, 500, params.onStderr);
@@ -84,13 +86,14 @@ export class StdioClientTransport implements Transport {
     child.stderr!.on("data", (chunk: string) => this.stderr.push(chunk));
     child.on("exit", () => {
       // The leader is gone; anything left in its group is an orphan of this connection.
-      if (!signalGroup(pgid, 0)) untrackGroup(pgid);
+      if (!groupAlive(pgid)) untrackGroup(pgid);
     });
     child.on("close", (code, signal) => {
       this.stderr.end();
       this.ended = true;
       this.notifyClosed(
-        new Error(`the server process exited (${signal ? `signal ${signal}` : `code ${code}`})`),
+        this.badLine ??
+          new Error(`the server process exited (${signal ? `signal ${signal}` : `code ${code}`})`),
       );
       void this.close();
     });
@@ -118,7 +121,11 @@ export class StdioClientTransport implements Transport {
     this.writer?.end();
     if (!(await this.groupGoneWithin(pgid, grace))) {
       signalGroup(pgid, "SIGTERM");
-      if (!(await this.groupGoneWithin(pgid, grace))) signalGroup(pgid, "SIGKILL");
+      if (!(await this.groupGoneWithin(pgid, grace))) {
+        signalGroup(pgid, "SIGKILL");
+        // SIGKILL cannot be refused, but takes a moment to land.
+        await this.groupGoneWithin(pgid, grace);
+      }
     }
     untrackGroup(pgid);
     child.stdout?.destroy();
@@ -130,19 +137,29 @@ export class StdioClientTransport implements Transport {
     const deadline = Date.now() + ms;
     for (;;) {
       const leaderGone = this.child!.exitCode !== null || this.child!.signalCode !== null;
-      if (leaderGone && !signalGroup(pgid, 0)) return true;
+      if (leaderGone && !groupAlive(pgid)) return true;
       if (Date.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, leaderGone ? 10 : 25));
     }
   }
 
+  /**
+   * Garbage on stdout means the stream can no longer be trusted: the server is stopped at once, and
+   * the error is reported when its stderr has drained (bounded by the grace period), so it carries
+   * what the server said last.
+   */
   private badOutput(error: FramingError): void {
-    this.notifyClosed(
-      new Error(
-        `the server wrote something that is not a JSON-RPC message to stdout (${error.message}): ${error.excerpt}`,
-      ),
+    if (this.badLine) return;
+    this.badLine = new Error(
+      `the server wrote something that is not a JSON-RPC message to stdout (${error.message}): ${error.excerpt}`,
     );
-    void this.close();
+    signalGroup(this.child!.pid!, "SIGTERM");
+    // The "close" handler reports it; this bounds the wait for a server that lingers.
+    const timer = setTimeout(() => {
+      this.notifyClosed(this.badLine);
+      void this.close();
+    }, this.params.closeTimeout ?? 2000);
+    this.child!.once("close", () => clearTimeout(timer));
   }
 
   /** Tells the engine once that the connection ended, with the reason and the stderr tail. */

@@ -8,15 +8,7 @@ const live = new Set<number>();
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 let installed = false;
 
-/** Sends a signal to a whole process group; false if the group is gone. */
-export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { groupAlive, signalGroup } from "./process-group.js";
 
 function killAllNow(): void {
   for (const pgid of live) signalGroup(pgid, "SIGKILL");
@@ -27,7 +19,7 @@ async function onSignal(signal: NodeJS.Signals): Promise<void> {
   const groups = [...live];
   for (const pgid of groups) signalGroup(pgid, "SIGTERM");
   const deadline = Date.now() + 1000;
-  while (Date.now() < deadline && groups.some((pgid) => signalGroup(pgid, 0))) {
+  while (Date.now() < deadline && groups.some(groupAlive)) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   killAllNow();

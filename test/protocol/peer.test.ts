@@ -1,0 +1,185 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ErrorCode, McpError } from "../../src/jsonrpc/errors.js";
+import type { JSONRPCMessage } from "../../src/jsonrpc/messages.js";
+import { Peer } from "../../src/protocol/peer.js";
+import { createMemoryTransportPair } from "../../src/transports/memory/pair.js";
+import type { Transport, TransportHandlers } from "../../src/transports/transport.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let open: Peer[] = [];
+afterEach(async () => {
+  await Promise.all(open.map((p) => p.close()));
+  open = [];
+});
+
+async function pair(options: { timeout?: number } = {}) {
+  const [a, b] = createMemoryTransportPair();
+  const seenByB: JSONRPCMessage[] = [];
+  const left = new Peer(a, { requestTimeout: options.timeout });
+  const right = new Peer(b, { trace: (direction, m) => direction === "receive" && seenByB.push(m) });
+  await Promise.all([left.start(), right.start()]);
+  open.push(left, right);
+  return { left, right, seenByB };
+}
+
+describe("Peer", () => {
+  it("matches 1,000 concurrent requests to their own responses, out of order", async () => {
+    const { left, right } = await pair();
+    right.setRequestHandler("echo", async (params) => {
+      await sleep(Math.random() * 5);
+      return { n: params.n };
+    });
+    const results = await Promise.all(Array.from({ length: 1000 }, (_, n) => left.request("echo", { n })));
+    expect(results.map((r) => r.n)).toEqual(Array.from({ length: 1000 }, (_, n) => n));
+  });
+
+  it("delivers notifications interleaved with requests, and answers ping both ways", async () => {
+    const { left, right } = await pair();
+    const got: unknown[] = [];
+    right.setNotificationHandler("notifications/x", (params) => got.push(params.i));
+    right.setRequestHandler("slow", async () => {
+      await sleep(20);
+      return { done: true };
+    });
+    const slow = left.request("slow");
+    for (let i = 0; i < 5; i++) left.notify("notifications/x", { i });
+    expect(await slow).toEqual({ done: true });
+    expect(got).toEqual([0, 1, 2, 3, 4]);
+    expect(await left.request("ping")).toEqual({});
+    expect(await right.request("ping")).toEqual({});
+  });
+
+  it("answers an unknown method with -32601 and a failing handler with its error", async () => {
+    const { left, right } = await pair();
+    right.setRequestHandler("boom", () => {
+      throw new Error("kaput");
+    });
+    right.setRequestHandler("typed", () => {
+      throw new McpError(ErrorCode.InvalidParams, "bad x", { field: "x" });
+    });
+    await expect(left.request("nope")).rejects.toMatchObject({
+      code: -32601,
+      message: "Method not found: nope",
+    });
+    await expect(left.request("boom")).rejects.toMatchObject({ code: -32603, message: "kaput" });
+    await expect(left.request("typed")).rejects.toMatchObject({ code: -32602, data: { field: "x" } });
+  });
+
+  it("times out with a clear error and cancels the request on the other side", async () => {
+    const { left, right, seenByB } = await pair();
+    let aborted: unknown;
+    right.setRequestHandler("hang", (_params, request) => {
+      return new Promise((_resolve, reject) => {
+        request.signal.addEventListener("abort", () => {
+          aborted = request.signal.reason;
+          reject(request.signal.reason);
+        });
+      });
+    });
+    const error = await left.request("hang", {}, { timeout: 50 }).catch((e) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect(error.code).toBe(ErrorCode.RequestTimeout);
+    expect(error.message).toBe("Request hang timed out after 50 ms");
+    await sleep(20);
+    expect(seenByB.some((m) => "method" in m && m.method === "notifications/cancelled")).toBe(true);
+    expect(String(aborted)).toContain("cancelled");
+    // No response is sent for a cancelled request, and the connection goes on.
+    right.setRequestHandler("ok", () => ({ fine: 1 }));
+    expect(await left.request("ok")).toEqual({ fine: 1 });
+  });
+
+  it("cancels through an AbortSignal: rejects with its reason and notifies the other side", async () => {
+    const { left, right, seenByB } = await pair();
+    let handlerSignal: AbortSignal | undefined;
+    right.setRequestHandler("hang", (_p, request) => {
+      handlerSignal = request.signal;
+      return new Promise(() => {});
+    });
+    const controller = new AbortController();
+    const pending = left.request("hang", {}, { signal: controller.signal });
+    await sleep(10);
+    controller.abort(new Error("user gave up"));
+    await expect(pending).rejects.toThrow("user gave up");
+    await sleep(10);
+    const cancel = seenByB.find((m) => "method" in m && m.method === "notifications/cancelled");
+    expect(cancel).toMatchObject({ params: { requestId: 1, reason: "user gave up" } });
+    expect(handlerSignal?.aborted).toBe(true);
+    await expect(
+      left.request("hang", {}, { signal: AbortSignal.abort(new Error("already")) }),
+    ).rejects.toThrow("already");
+  });
+
+  it("reports progress and, when asked, keeps a long request alive while progress flows", async () => {
+    const { left, right } = await pair();
+    right.setRequestHandler("work", async (_p, request) => {
+      for (let i = 1; i <= 12; i++) {
+        await sleep(50);
+        request.progress(i, 12, `step ${i}`);
+      }
+      return { ok: true };
+    });
+    const updates: unknown[] = [];
+    const result = await left.request(
+      "work",
+      {},
+      { timeout: 400, resetTimeoutOnProgress: true, onProgress: (p) => updates.push(p) },
+    );
+    expect(result).toEqual({ ok: true });
+    expect(updates).toHaveLength(12);
+    expect(updates[11]).toEqual({ progress: 12, total: 12, message: "step 12" });
+  });
+
+  it("stops at maxTotalTimeout even while progress flows", async () => {
+    const { left, right } = await pair();
+    right.setRequestHandler("forever", async (_p, request) => {
+      while (!request.cancelled) {
+        await sleep(30);
+        request.progress(1);
+      }
+      return {};
+    });
+    const error = await left
+      .request(
+        "forever",
+        {},
+        { timeout: 300, resetTimeoutOnProgress: true, maxTotalTimeout: 500, onProgress: () => {} },
+      )
+      .catch((e) => e);
+    expect(error.code).toBe(ErrorCode.RequestTimeout);
+    expect(error.message).toContain("maximum total time of 500 ms");
+  });
+
+  it("answers a malformed message with -32600 and keeps working", async () => {
+    let handlers!: TransportHandlers;
+    const sent: JSONRPCMessage[] = [];
+    const transport: Transport = {
+      start: async (h) => {
+        handlers = h;
+      },
+      send: (m) => void sent.push(m),
+      close: async () => handlers.onclose(),
+    };
+    const peer = new Peer(transport);
+    await peer.start();
+    handlers.onmessage({ jsonrpc: "2.0", id: 7, method: 42 });
+    handlers.onmessage({ jsonrpc: "2.0", id: 8, method: "ping" });
+    expect(sent[0]).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32600, message: 'Invalid request: the "method" member must be a string' },
+    });
+    expect(sent[1]).toEqual({ jsonrpc: "2.0", id: 8, result: {} });
+    await peer.close();
+  });
+
+  it("rejects pending requests when the connection closes, and later ones at once", async () => {
+    const { left, right } = await pair();
+    right.setRequestHandler("hang", () => new Promise(() => {}));
+    const pending = left.request("hang");
+    await sleep(5);
+    await right.close();
+    await expect(pending).rejects.toMatchObject({ code: ErrorCode.ConnectionClosed });
+    await expect(left.request("ping")).rejects.toMatchObject({ code: ErrorCode.ConnectionClosed });
+  });
+});
