@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { McpClient } from "mcpkit/client";
 
 const serverScript = fileURLToPath(new URL("./calculator-server.js", import.meta.url));
-const show = (value) => JSON.stringify(value);
+const show = (value: unknown) => JSON.stringify(value);
 
 console.log(`Starting: node ${serverScript}\n`);
 console.log("Handshake:");
