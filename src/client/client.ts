@@ -1,12 +1,20 @@
 import { createRequire } from "node:module";
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { Emitter } from "../protocol/emitter.js";
 import { clientHandshake } from "../protocol/handshake.js";
 import { Peer, type RequestOptions } from "../protocol/peer.js";
 import { type Revision, revisionOf } from "../protocol/revisions/index.js";
-import type { Implementation, Result } from "../protocol/types/base.js";
+import type { Implementation, ProgressNotificationParams, Result } from "../protocol/types/base.js";
+import type { LoggingLevel, Root } from "../protocol/types/client-features.js";
+import type { CompleteReference, CompleteResult } from "../protocol/types/completion.js";
 import type { InitializeResult, ServerCapabilities } from "../protocol/types/lifecycle.js";
-import type { CallToolResult, ListToolsResult, Tool } from "../protocol/types/tools.js";
+import type { GetPromptResult, Prompt } from "../protocol/types/prompts.js";
+import type { ReadResourceResult, Resource, ResourceTemplate } from "../protocol/types/resources.js";
+import type { CallToolResult, Tool } from "../protocol/types/tools.js";
 import { StdioClientTransport } from "../transports/stdio/client.js";
 import type { Transport } from "../transports/transport.js";
+import { type ClientEvents, NOTIFICATION_EVENTS } from "./events.js";
+import { featureCapabilities, installFeatures } from "./features.js";
 import type { ClientOptions } from "./options.js";
 import { ToolResult } from "./tool-result.js";
 
@@ -15,7 +23,7 @@ const { version } = createRequire(import.meta.url)("../../package.json") as { ve
 /**
  * An MCP client connected to one server. `McpClient.connect` spawns or reaches the server and
  * completes the handshake; `close()` ends the connection and, for stdio, the server's whole
- * process tree.
+ * process tree. Server notifications arrive as typed events (`client.on("log", …)`).
  *
  * @example
  * const client = await McpClient.connect({ command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"] });
@@ -34,47 +42,63 @@ export class McpClient {
   readonly protocolVersion: string;
   /** The negotiated revision's rules. */
   readonly revision: Revision;
+  private readonly events: Emitter<ClientEvents>;
+  /** Shared with the `roots/list` handler, which answers with the current roots. */
+  private readonly rootsState: { roots: Root[] };
 
   private constructor(
     /** The JSON-RPC engine, for methods this class has no wrapper for. */
     readonly peer: Peer,
     readonly transport: Transport,
     init: InitializeResult,
+    events: Emitter<ClientEvents>,
+    rootsState: { roots: Root[] },
   ) {
     this.serverInfo = init.serverInfo;
     this.capabilities = init.capabilities;
     this.instructions = init.instructions;
     this.protocolVersion = init.protocolVersion;
     this.revision = revisionOf(init.protocolVersion)!;
+    this.events = events;
+    this.rootsState = rootsState;
   }
 
   /** Connects and completes the handshake. Rejects, and leaves nothing running, if either fails. */
   static async connect(options: ClientOptions): Promise<McpClient> {
     const transport = "transport" in options ? options.transport : new StdioClientTransport(options);
     const peer = new Peer(transport, { requestTimeout: options.requestTimeout, trace: options.trace });
+    // Listeners exist before the handshake, so nothing the server sends early is lost.
+    const events = new Emitter<ClientEvents>();
+    for (const [method, event] of Object.entries(NOTIFICATION_EVENTS)) {
+      peer.setNotificationHandler(method, (params) => events.emit(event, params as never));
+    }
+    peer.onprogress = (params) => events.emit("progress", params as unknown as ProgressNotificationParams);
+    peer.onClose((error) => events.emit("close", error));
+    const rootsState = { roots: options.roots ?? [] };
+    installFeatures(peer, options, () => rootsState.roots);
     try {
       await peer.start();
       const init = await clientHandshake(peer, {
         clientInfo: options.clientInfo ?? { name: "mcpkit", version },
-        capabilities: options.capabilities ?? {},
+        capabilities: featureCapabilities(options, options.capabilities),
         protocolVersion: options.protocolVersion,
         timeout: options.handshakeTimeout,
       });
-      return new McpClient(peer, transport, init);
+      return new McpClient(peer, transport, init, events, rootsState);
     } catch (error) {
       await transport.close().catch(() => {});
       throw error;
     }
   }
 
+  /** Listens to a server notification or the end of the connection; returns the unsubscriber. */
+  on<K extends keyof ClientEvents>(event: K, listener: (value: ClientEvents[K]) => void): () => void {
+    return this.events.on(event, listener);
+  }
+
   /** Whether the connection has ended. */
   get isClosed(): boolean {
     return this.peer.isClosed;
-  }
-
-  /** Registers a listener for the end of the connection (with the reason, if it failed). */
-  onClose(listener: (error?: Error) => void): void {
-    this.peer.onClose(listener);
   }
 
   /** Sends any request; the typed methods below are thin wrappers of this. */
@@ -92,30 +116,13 @@ export class McpClient {
   }
 
   /** One page of `tools/list`. */
-  listToolsPage(cursor?: string, options?: RequestOptions): Promise<ListToolsResult> {
-    return this.peer.request<ListToolsResult>(
-      "tools/list",
-      cursor === undefined ? undefined : { cursor },
-      options,
-    );
+  listToolsPage(cursor?: string, options?: RequestOptions): Promise<{ tools: Tool[]; nextCursor?: string }> {
+    return this.page("tools/list", cursor, options);
   }
 
   /** Every tool the server offers, following every page. */
-  async listTools(options?: RequestOptions): Promise<Tool[]> {
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    const seen = new Set<string>();
-    do {
-      const page = await this.listToolsPage(cursor, options);
-      for (const tool of page.tools) tools.push(tool);
-      cursor = page.nextCursor;
-      // A server that repeats a cursor would loop forever.
-      if (cursor !== undefined) {
-        if (seen.has(cursor)) throw new Error(`The server repeated the tools/list cursor ${cursor}`);
-        seen.add(cursor);
-      }
-    } while (cursor !== undefined);
-    return tools;
+  listTools(options?: RequestOptions): Promise<Tool[]> {
+    return this.all("tools/list", "tools", options);
   }
 
   /**
@@ -131,8 +138,100 @@ export class McpClient {
     return new ToolResult(result);
   }
 
+  /** Every resource the server lists, following every page. */
+  listResources(options?: RequestOptions): Promise<Resource[]> {
+    return this.all("resources/list", "resources", options);
+  }
+
+  /** Every resource template, following every page. */
+  listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
+    return this.all("resources/templates/list", "resourceTemplates", options);
+  }
+
+  /** Reads a resource: text contents carry `text`, binary ones base64 `blob`. */
+  readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+    return this.peer.request<ReadResourceResult>("resources/read", { uri }, options);
+  }
+
+  /** Asks for `resourceUpdated` events when `uri` changes. */
+  async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
+    this.require(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
+    await this.peer.request("resources/subscribe", { uri }, options);
+  }
+
+  async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
+    this.require(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
+    await this.peer.request("resources/unsubscribe", { uri }, options);
+  }
+
+  /** Every prompt, following every page. */
+  listPrompts(options?: RequestOptions): Promise<Prompt[]> {
+    return this.all("prompts/list", "prompts", options);
+  }
+
+  /** Gets a prompt's messages for the given (string) arguments. */
+  getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options?: RequestOptions,
+  ): Promise<GetPromptResult> {
+    return this.peer.request<GetPromptResult>("prompts/get", { name, arguments: args }, options);
+  }
+
+  /** Completes a prompt argument or a template variable; `context` holds arguments already chosen. */
+  async complete(
+    ref: CompleteReference,
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+    options?: RequestOptions,
+  ): Promise<CompleteResult["completion"]> {
+    this.require(this.capabilities.completions, "completions");
+    const params: Record<string, unknown> = { ref, argument };
+    if (context) params.context = { arguments: context };
+    const result = await this.peer.request<CompleteResult>("completion/complete", params, options);
+    return result.completion;
+  }
+
+  /** Asks the server to send log messages at `level` and above. */
+  async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
+    this.require(this.capabilities.logging, "logging");
+    await this.peer.request("logging/setLevel", { level }, options);
+  }
+
+  /** Replaces the roots and tells the server they changed. */
+  setRoots(roots: Root[]): void {
+    this.rootsState.roots = roots;
+    this.peer.notify("notifications/roots/list_changed");
+  }
+
   /** Ends the connection; for stdio, the server's process tree is gone when this resolves. */
   close(): Promise<void> {
     return this.peer.close();
+  }
+
+  private require(capability: unknown, what: string): void {
+    if (!capability) throw new McpError(ErrorCode.MethodNotFound, `The server does not offer ${what}`);
+  }
+
+  private page<T>(method: string, cursor: string | undefined, options?: RequestOptions): Promise<T> {
+    return this.peer.request<T>(method, cursor === undefined ? undefined : { cursor }, options);
+  }
+
+  /** Follows `nextCursor` to the end; a repeated cursor is an error, not an endless loop. */
+  private async all<T>(method: string, key: string, options?: RequestOptions): Promise<T[]> {
+    const items: T[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const page = await this.page<Record<string, unknown>>(method, cursor, options);
+      for (const item of (page[key] as T[] | undefined) ?? []) items.push(item);
+      cursor = page.nextCursor as string | undefined;
+      if (cursor !== undefined) {
+        if (seen.has(cursor))
+          throw new McpError(ErrorCode.InternalError, `The server repeated the ${method} cursor ${cursor}`);
+        seen.add(cursor);
+      }
+    } while (cursor !== undefined);
+    return items;
   }
 }

@@ -1,6 +1,13 @@
 export { ErrorCode, McpError } from "../jsonrpc/errors.js";
 export type { RequestOptions } from "../protocol/peer.js";
 export { McpClient } from "./client.js";
+export type { ClientEvents } from "./events.js";
+export type {
+  ClientFeatures,
+  ElicitationHandler,
+  SamplingHandler,
+  ServerRequestContext,
+} from "./features.js";
 export type {
   ClientOptions,
   CommonClientOptions,

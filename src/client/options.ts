@@ -3,9 +3,10 @@ import type { Implementation } from "../protocol/types/base.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
 import type { StdioServerParameters } from "../transports/stdio/client.js";
 import type { Transport } from "../transports/transport.js";
+import type { ClientFeatures } from "./features.js";
 
 /** Options every connection takes, whatever the transport. */
-export interface CommonClientOptions {
+export interface CommonClientOptions extends ClientFeatures {
   /** How the client names itself; default `mcpkit`. */
   clientInfo?: Implementation;
   /** Extra capabilities to declare. */

@@ -58,6 +58,8 @@ export class Peer {
   readonly requestTimeout: number;
   guard: PeerOptions["guard"];
   private readonly trace: MessageTrace | undefined;
+  /** Sees every `notifications/progress`, after the request it belongs to has. */
+  onprogress: ((params: Record<string, unknown>) => void) | undefined;
   /** Called with problems that end no request: unparsable input, handler failures after cancel. */
   onerror: (error: Error) => void = () => {};
 
@@ -294,8 +296,8 @@ export class Peer {
 
   private progressOutgoing(params: Record<string, unknown>): void {
     const token = params.progressToken as RequestId | undefined;
-    if (token === undefined) return;
-    this.outgoing.get(token)?.progress(params);
+    if (token !== undefined) this.outgoing.get(token)?.progress(params);
+    this.onprogress?.(params);
   }
 
   private transportError(error: Error): void {

@@ -1,6 +1,24 @@
 export { ErrorCode, McpError } from "../jsonrpc/errors.js";
 export { audio, embeddedResource, image, resourceLink, text } from "../protocol/content.js";
+export type { Completer, CompletionReturn } from "./completion.js";
 export { RequestContext } from "./context.js";
+export { LOGGING_LEVELS } from "./logging.js";
+export type {
+  PromptArgs,
+  PromptArgumentSpec,
+  PromptArguments,
+  PromptConfig,
+  PromptHandler,
+  PromptReturn,
+} from "./prompts.js";
+export type {
+  ReadResource,
+  ReadTemplateResource,
+  ResourceMeta,
+  ResourceReturn,
+  ResourceTemplateMeta,
+  ResourceTemplateOptions,
+} from "./resources.js";
 export { McpServer, type ServerInfo, type ServerOptions } from "./server.js";
 export type { ServerSession } from "./session.js";
 export type { ToolReturn } from "./tool-result.js";

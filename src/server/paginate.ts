@@ -1,11 +1,42 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 
 /**
- * Cursor pagination over a named collection, in name order so that pages stay stable while
- * items are added or removed. The cursor is the last name of the previous page, encoded.
+ * One page of items sorted by key, after the cursor. The cursor is the last key of the previous
+ * page, encoded, so pages stay stable while items are added or removed.
  */
+export function pageOf<T>(
+  sorted: readonly T[],
+  keyOf: (item: T) => string,
+  cursor: unknown,
+  pageSize: number,
+): { items: T[]; nextCursor?: string } {
+  let start = 0;
+  if (cursor !== undefined && cursor !== null) {
+    const after = decode(cursor);
+    let high = sorted.length;
+    while (start < high) {
+      const mid = (start + high) >>> 1;
+      if (keyOf(sorted[mid]!) <= after) start = mid + 1;
+      else high = mid;
+    }
+  }
+  const end = Math.min(start + pageSize, sorted.length);
+  const items = sorted.slice(start, end);
+  return end < sorted.length ? { items, nextCursor: encode(keyOf(sorted[end - 1]!)) } : { items };
+}
+
+/** Sorts by key in code-unit order, the order `pageOf` pages in. */
+export function sortByKey<T>(items: T[], keyOf: (item: T) => string): T[] {
+  return items.sort((a, b) => {
+    const x = keyOf(a);
+    const y = keyOf(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}
+
+/** Cursor pagination over a named collection, sorting once per change. */
 export class Paginator<T> {
-  private sorted: { name: string; item: T }[] | undefined;
+  private sorted: [string, T][] | undefined;
 
   constructor(
     private readonly pageSize: number,
@@ -17,33 +48,15 @@ export class Paginator<T> {
   }
 
   page(cursor: unknown): { items: T[]; nextCursor?: string } {
-    this.sorted ??= [...this.source()]
-      .map(([name, item]) => ({ name, item }))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const all = this.sorted;
-    const start = cursor === undefined || cursor === null ? 0 : this.after(decode(cursor));
-    const end = Math.min(start + this.pageSize, all.length);
-    const items = new Array<T>(end - start);
-    for (let i = start; i < end; i++) items[i - start] = all[i]!.item;
-    return end < all.length ? { items, nextCursor: encode(all[end - 1]!.name) } : { items };
-  }
-
-  /** Index of the first name greater than `name`. */
-  private after(name: string): number {
-    const all = this.sorted!;
-    let low = 0;
-    let high = all.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (all[mid]!.name <= name) low = mid + 1;
-      else high = mid;
-    }
-    return low;
+    this.sorted ??= sortByKey([...this.source()], (entry) => entry[0]);
+    const { items, nextCursor } = pageOf(this.sorted, (entry) => entry[0], cursor, this.pageSize);
+    const values = items.map((entry) => entry[1]);
+    return nextCursor === undefined ? { items: values } : { items: values, nextCursor };
   }
 }
 
-function encode(name: string): string {
-  return Buffer.from(name, "utf8").toString("base64url");
+function encode(key: string): string {
+  return Buffer.from(key, "utf8").toString("base64url");
 }
 
 function decode(cursor: unknown): string {

@@ -1,11 +1,30 @@
-import type { MessageTrace } from "../protocol/peer.js";
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { IncomingRequest } from "../protocol/incoming.js";
+import type { MessageTrace, RequestHandler } from "../protocol/peer.js";
 import { LEGACY_VERSIONS } from "../protocol/revisions/index.js";
 import type { SchemaLike } from "../protocol/schema/validator.js";
 import type { Implementation } from "../protocol/types/base.js";
+import type { LoggingLevel } from "../protocol/types/client-features.js";
+import type { CompleteReference } from "../protocol/types/completion.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
 import type { Transport } from "../transports/transport.js";
 import { RequestContext } from "./context.js";
+import {
+  type PromptArgs,
+  type PromptArguments,
+  type PromptConfig,
+  type PromptHandler,
+  PromptRegistry,
+} from "./prompts.js";
+import {
+  type ReadResource,
+  type ReadTemplateResource,
+  type ResourceMeta,
+  ResourceRegistry,
+  type ResourceTemplateMeta,
+  type ResourceTemplateOptions,
+} from "./resources.js";
 import { type ServerSession, ServerSession as Session, type SessionHost } from "./session.js";
 import { type ToolArgs, type ToolConfig, type ToolHandler, ToolRegistry } from "./tools.js";
 
@@ -24,11 +43,15 @@ export interface ServerOptions {
   trace?: MessageTrace;
   /** Protocol versions to accept, newest first. Default: every handshake-era version. */
   supportedVersions?: readonly string[];
+  /** Declare these capabilities even before anything of the kind is registered. */
+  capabilities?: { tools?: boolean; resources?: boolean; prompts?: boolean; completions?: boolean };
 }
 
+type ListKind = "tools" | "resources" | "prompts";
+
 /**
- * An MCP server: register tools (and, in later layers, resources and prompts), then serve them
- * over stdio, HTTP or any transport. One server serves any number of sessions.
+ * An MCP server: register tools, resources, resource templates and prompts, then serve them over
+ * stdio or any transport. One server serves any number of sessions.
  *
  * @example
  * const server = new McpServer({ name: "calc", version: "1.0.0" })
@@ -41,8 +64,10 @@ export class McpServer implements SessionHost {
   readonly instructions: string | undefined;
   readonly supportedVersions: readonly string[];
   private readonly tools: ToolRegistry;
+  private readonly resources: ResourceRegistry;
+  private readonly prompts: PromptRegistry;
   private readonly sessions = new Set<ServerSession>();
-  private listChangedQueued = false;
+  private readonly changed = new Set<ListKind>();
 
   constructor(
     info: ServerInfo,
@@ -52,7 +77,10 @@ export class McpServer implements SessionHost {
     this.serverInfo = serverInfo;
     this.instructions = instructions;
     this.supportedVersions = options.supportedVersions ?? LEGACY_VERSIONS;
-    this.tools = new ToolRegistry(options.pageSize ?? 1000, () => this.toolsChanged());
+    const pageSize = options.pageSize ?? 1000;
+    this.tools = new ToolRegistry(pageSize, () => this.listChanged("tools"));
+    this.resources = new ResourceRegistry(pageSize, () => this.listChanged("resources"));
+    this.prompts = new PromptRegistry(pageSize, () => this.listChanged("prompts"));
   }
 
   /**
@@ -69,23 +97,136 @@ export class McpServer implements SessionHost {
     return this;
   }
 
+  /** Registers a resource at a fixed URI; `read` returns text, bytes or contents. */
+  resource(uri: string, meta: ResourceMeta, read: ReadResource): this {
+    this.resources.add(uri, meta, read);
+    return this;
+  }
+
+  /**
+   * Registers a family of resources named by an RFC 6570 URI template. `read` gets the variables
+   * matched from the requested URI; `list` names concrete resources; `complete` completes variables.
+   */
+  resourceTemplate(
+    uriTemplate: string,
+    meta: ResourceTemplateMeta,
+    read: ReadTemplateResource,
+    options: ResourceTemplateOptions = {},
+  ): this {
+    this.resources.addTemplate(uriTemplate, meta, read, options);
+    return this;
+  }
+
+  /** Registers a prompt; a missing required argument is answered with -32602. */
+  prompt<A extends PromptArguments | undefined>(
+    name: string,
+    config: PromptConfig<A>,
+    get: PromptHandler<PromptArgs<NoInfer<A>>>,
+  ): this {
+    this.prompts.add(name, config, get);
+    return this;
+  }
+
   /** Removes a tool; connected clients are told the list changed. */
   removeTool(name: string): boolean {
     return this.tools.remove(name);
   }
 
-  /** The capabilities this server declares in `initialize`. */
+  /** Removes a resource or resource template (by its URI or URI template). */
+  removeResource(uriOrTemplate: string): boolean {
+    return this.resources.remove(uriOrTemplate);
+  }
+
+  /** Removes a prompt. */
+  removePrompt(name: string): boolean {
+    return this.prompts.remove(name);
+  }
+
+  /** Tells the sessions subscribed to `uri` that it changed. */
+  resourceUpdated(uri: string): void {
+    for (const session of this.sessions) {
+      if (session.subscriptions.has(uri)) session.notify("notifications/resources/updated", { uri });
+    }
+  }
+
+  /** Sends a log message to every session, each filtered by its own level. */
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    for (const session of this.sessions) if (session.revision) session.log(level, data, logger);
+  }
+
+  /** The capabilities this server declares in `initialize`: what is registered, and what was asked for. */
   capabilities(): ServerCapabilities {
-    return { tools: { listChanged: true } };
+    const asked = this.options.capabilities ?? {};
+    const capabilities: ServerCapabilities = { logging: {} };
+    if (asked.completions || this.resources.completes || this.prompts.completes)
+      capabilities.completions = {};
+    if (asked.prompts || this.prompts.size > 0) capabilities.prompts = { listChanged: true };
+    if (asked.resources || this.resources.size > 0) {
+      capabilities.resources = { subscribe: true, listChanged: true };
+    }
+    if (asked.tools || this.tools.size > 0) capabilities.tools = { listChanged: true };
+    return capabilities;
   }
 
   /** @internal */
   install(session: ServerSession): void {
     this.sessions.add(session);
     const peer = session.peer;
-    peer.setRequestHandler("tools/list", (params) => this.tools.list(params.cursor));
-    peer.setRequestHandler("tools/call", (params, request) =>
-      this.tools.call(params, new RequestContext(request, session)),
+    const ctx = (request: IncomingRequest) => new RequestContext(request, session);
+    // A method of a capability the server did not declare is answered as unknown.
+    const needs =
+      (capability: keyof ServerCapabilities, handler: RequestHandler): RequestHandler =>
+      (params, request) => {
+        if (!session.capabilities[capability]) {
+          throw new McpError(
+            ErrorCode.MethodNotFound,
+            `Method not found: ${request.method} (no ${capability} capability)`,
+          );
+        }
+        return handler(params, request);
+      };
+    peer.setRequestHandler(
+      "tools/list",
+      needs("tools", (params) => this.tools.list(params.cursor)),
+    );
+    peer.setRequestHandler(
+      "tools/call",
+      needs("tools", (params, request) => this.tools.call(params, ctx(request))),
+    );
+    peer.setRequestHandler(
+      "resources/list",
+      needs("resources", (params, request) => this.resources.list(params.cursor, ctx(request))),
+    );
+    peer.setRequestHandler(
+      "resources/templates/list",
+      needs("resources", (params) => this.resources.listTemplates(params.cursor)),
+    );
+    peer.setRequestHandler(
+      "resources/read",
+      needs("resources", (params, request) => this.resources.read(params, ctx(request))),
+    );
+    peer.setRequestHandler(
+      "resources/subscribe",
+      needs("resources", (params) => this.subscribe(session, params.uri)),
+    );
+    peer.setRequestHandler(
+      "resources/unsubscribe",
+      needs("resources", (params) => {
+        session.subscriptions.delete(String(params.uri));
+        return {};
+      }),
+    );
+    peer.setRequestHandler(
+      "prompts/list",
+      needs("prompts", (params) => this.prompts.list(params.cursor)),
+    );
+    peer.setRequestHandler(
+      "prompts/get",
+      needs("prompts", (params, request) => this.prompts.get(params, ctx(request))),
+    );
+    peer.setRequestHandler(
+      "completion/complete",
+      needs("completions", (params) => this.complete(params)),
     );
   }
 
@@ -122,15 +263,49 @@ export class McpServer implements SessionHost {
     await Promise.all([...this.sessions].map((session) => session.close()));
   }
 
-  /** Coalesces changes made in one tick into one notification per session. */
-  private toolsChanged(): void {
-    if (this.listChangedQueued || this.sessions.size === 0) return;
-    this.listChangedQueued = true;
+  private subscribe(session: ServerSession, uri: unknown): object {
+    if (typeof uri !== "string")
+      throw new McpError(ErrorCode.InvalidParams, 'resources/subscribe needs a string "uri"');
+    if (!this.resources.has(uri))
+      throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    session.subscriptions.add(uri);
+    return {};
+  }
+
+  private async complete(params: Record<string, unknown>): Promise<object> {
+    const ref = params.ref as CompleteReference | undefined;
+    const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
+    if (typeof argument?.name !== "string" || typeof argument.value !== "string") {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        'completion/complete needs "argument" with string "name" and "value"',
+      );
+    }
+    const context = (params.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {};
+    if (ref?.type === "ref/prompt")
+      return this.prompts.completeArgument(ref.name, argument.name, argument.value, context);
+    if (ref?.type === "ref/resource") {
+      const result = this.resources.completeVariable(ref.uri, argument.name, argument.value, context);
+      if (result) return result;
+      throw new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${ref.uri}`, { uri: ref.uri });
+    }
+    const type = (ref as { type?: unknown } | undefined)?.type;
+    throw new McpError(ErrorCode.InvalidParams, `Unknown completion reference type: ${JSON.stringify(type)}`);
+  }
+
+  /** Coalesces changes made in one tick into one notification per list per session. */
+  private listChanged(kind: ListKind): void {
+    if (this.sessions.size === 0 || this.changed.has(kind)) return;
+    this.changed.add(kind);
+    if (this.changed.size > 1) return;
     queueMicrotask(() => {
-      this.listChangedQueued = false;
       for (const session of this.sessions) {
-        if (session.revision) session.notify("notifications/tools/list_changed");
+        if (!session.revision) continue;
+        for (const changedKind of this.changed) {
+          if (session.capabilities[changedKind]) session.notify(`notifications/${changedKind}/list_changed`);
+        }
       }
+      this.changed.clear();
     });
   }
 }

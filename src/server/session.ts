@@ -4,12 +4,14 @@ import { chooseServerVersion } from "../protocol/negotiate.js";
 import { Peer, type PeerOptions } from "../protocol/peer.js";
 import { type Revision, revisionOf } from "../protocol/revisions/index.js";
 import type { Implementation } from "../protocol/types/base.js";
+import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type {
   ClientCapabilities,
   InitializeResult,
   ServerCapabilities,
 } from "../protocol/types/lifecycle.js";
 import type { Transport } from "../transports/transport.js";
+import { isLoggingLevel, passes } from "./logging.js";
 
 /** What a session needs from its server. */
 export interface SessionHost {
@@ -35,6 +37,12 @@ export class ServerSession {
   revision: Revision | undefined;
   clientInfo: Implementation | undefined;
   clientCapabilities: ClientCapabilities = {};
+  /** What the server declared in `initialize`. */
+  capabilities: ServerCapabilities = {};
+  /** The least severe log level the client wants; unset, every message is sent. */
+  logLevel: LoggingLevel | undefined;
+  /** URIs the client subscribed to. */
+  readonly subscriptions = new Set<string>();
   /** Resolves when the client sent `notifications/initialized`. */
   readonly initialized: Promise<void>;
   private markInitialized!: () => void;
@@ -50,6 +58,7 @@ export class ServerSession {
     });
     this.peer.setRequestHandler("initialize", (params) => this.initialize(params));
     this.peer.setNotificationHandler("notifications/initialized", () => this.markInitialized());
+    this.peer.setRequestHandler("logging/setLevel", (params) => this.setLevel(params.level));
     this.peer.onClose(() => host.release(this));
     host.install(this);
   }
@@ -73,6 +82,20 @@ export class ServerSession {
     this.peer.notify(method, params);
   }
 
+  /** Sends a `notifications/message` if it passes the client's level. */
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    if (!passes(level, this.logLevel)) return;
+    this.notify("notifications/message", logger === undefined ? { level, data } : { level, logger, data });
+  }
+
+  private setLevel(level: unknown): object {
+    if (!isLoggingLevel(level)) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown logging level: ${JSON.stringify(level)}`);
+    }
+    this.logLevel = level;
+    return {};
+  }
+
   private refuseEarly(request: JSONRPCRequest): McpError | undefined {
     if (this.revision || BEFORE_INIT.has(request.method)) return undefined;
     return new McpError(
@@ -89,9 +112,10 @@ export class ServerSession {
     this.clientCapabilities = (params.capabilities as ClientCapabilities | undefined) ?? {};
     // From here on the guard has nothing left to refuse.
     this.peer.guard = undefined;
+    this.capabilities = this.host.capabilities();
     const result: InitializeResult = {
       protocolVersion: version,
-      capabilities: this.host.capabilities(),
+      capabilities: this.capabilities,
       serverInfo: this.host.serverInfo,
     };
     if (this.host.instructions !== undefined) result.instructions = this.host.instructions;

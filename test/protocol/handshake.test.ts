@@ -17,7 +17,7 @@ describe("handshake", () => {
       expect(client.protocolVersion).toBe(version);
       expect(client.serverInfo).toEqual({ name: "hs", version: "2.0.0" });
       expect(client.instructions).toBe("be nice");
-      expect(client.capabilities).toEqual({ tools: { listChanged: true } });
+      expect(client.capabilities).toEqual({ logging: {}, tools: { listChanged: true } });
       expect((await client.callTool("t")).text()).toBe("ok");
       expect(log.entries.map((e) => (e.message as { method?: string }).method)).toEqual([
         "initialize",

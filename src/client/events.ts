@@ -1,0 +1,29 @@
+import type { ProgressNotificationParams } from "../protocol/types/base.js";
+import type { LoggingMessageNotificationParams } from "../protocol/types/client-features.js";
+
+/** Every server notification a client can listen to with `client.on(...)`. */
+export interface ClientEvents {
+  toolsListChanged: undefined;
+  resourcesListChanged: undefined;
+  promptsListChanged: undefined;
+  /** A subscribed resource changed; read it again. */
+  resourceUpdated: { uri: string };
+  /** A `notifications/message` log entry. */
+  log: LoggingMessageNotificationParams;
+  /** Any progress notification, including those of requests with their own `onProgress`. */
+  progress: ProgressNotificationParams;
+  /** A URL-mode elicitation finished on the server (2025-11-25). */
+  elicitationComplete: { elicitationId: string };
+  /** The connection ended; with the reason if it failed. */
+  close: Error | undefined;
+}
+
+/** Which notification raises which event. */
+export const NOTIFICATION_EVENTS: Record<string, keyof ClientEvents> = {
+  "notifications/tools/list_changed": "toolsListChanged",
+  "notifications/resources/list_changed": "resourcesListChanged",
+  "notifications/prompts/list_changed": "promptsListChanged",
+  "notifications/resources/updated": "resourceUpdated",
+  "notifications/message": "log",
+  "notifications/elicitation/complete": "elicitationComplete",
+};

@@ -1,0 +1,104 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { applyDefaults, contentProblems, type ElicitationSchema } from "../protocol/elicitation.js";
+import type { Peer } from "../protocol/peer.js";
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Root,
+} from "../protocol/types/client-features.js";
+import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
+
+/** What a handler of a server request gets besides the params. */
+export interface ServerRequestContext {
+  /** Aborted when the server cancels its request or the connection closes. */
+  signal: AbortSignal;
+}
+
+/** Answers `sampling/createMessage`: run the LLM (after the user agreed) and return its message. */
+export type SamplingHandler = (
+  params: CreateMessageRequestParams,
+  ctx: ServerRequestContext,
+) => CreateMessageResult | Promise<CreateMessageResult>;
+
+/** Answers `elicitation/create`: ask the user, return accept (with content), decline or cancel. */
+export type ElicitationHandler = (
+  params: ElicitRequestParams,
+  ctx: ServerRequestContext,
+) => ElicitResult | Promise<ElicitResult>;
+
+/** The client features a client offers; each declares its capability. */
+export interface ClientFeatures {
+  /** Answers sampling requests; `tools: true` also accepts tools in sampling (2025-11-25). */
+  sampling?: SamplingHandler | { handler: SamplingHandler; tools?: boolean; context?: boolean };
+  /** Answers elicitation requests; `url: true` also accepts URL mode (2025-11-25). */
+  elicitation?: ElicitationHandler | { handler: ElicitationHandler; form?: boolean; url?: boolean };
+  /** The roots the server may work in; change them later with `client.setRoots()`. */
+  roots?: Root[];
+}
+
+const handlerOf = <H>(feature: H | { handler: H }): H =>
+  typeof feature === "function" ? feature : (feature as { handler: H }).handler;
+
+/** The capabilities the registered features declare, merged over those given explicitly. */
+export function featureCapabilities(
+  features: ClientFeatures,
+  given: ClientCapabilities = {},
+): ClientCapabilities {
+  const capabilities: ClientCapabilities = { ...given };
+  const { sampling, elicitation, roots } = features;
+  if (sampling) {
+    const extra: { tools?: boolean; context?: boolean } = typeof sampling === "function" ? {} : sampling;
+    capabilities.sampling = {
+      ...(extra.tools ? { tools: {} } : {}),
+      ...(extra.context ? { context: {} } : {}),
+      ...given.sampling,
+    };
+  }
+  if (elicitation) {
+    const modes: { form?: boolean; url?: boolean } = typeof elicitation === "function" ? {} : elicitation;
+    capabilities.elicitation = {
+      ...(modes.form !== false ? { form: {} } : {}),
+      ...(modes.url ? { url: {} } : {}),
+      ...given.elicitation,
+    };
+  }
+  if (roots) capabilities.roots = { listChanged: true, ...given.roots };
+  return capabilities;
+}
+
+/** Installs the handlers for the server's requests on a client's engine. */
+export function installFeatures(peer: Peer, features: ClientFeatures, roots: () => Root[]): void {
+  if (features.sampling) {
+    const handler = handlerOf(features.sampling);
+    peer.setRequestHandler("sampling/createMessage", (params, request) =>
+      handler(params as unknown as CreateMessageRequestParams, { signal: request.signal }),
+    );
+  }
+  if (features.elicitation) {
+    const handler = handlerOf(features.elicitation);
+    peer.setRequestHandler("elicitation/create", async (params, request) => {
+      const elicit = params as unknown as ElicitRequestParams;
+      const result = await handler(elicit, { signal: request.signal });
+      return elicit.mode === "url"
+        ? result
+        : checkedFormResult(elicit.requestedSchema as unknown as ElicitationSchema, result);
+    });
+  }
+  if (features.roots) peer.setRequestHandler("roots/list", () => ({ roots: roots() }));
+}
+
+/** SEP-1034: defaults fill what the user left out; the content must then fit the schema. */
+function checkedFormResult(schema: ElicitationSchema, result: ElicitResult): ElicitResult {
+  if (result.action !== "accept") return result;
+  const content = applyDefaults(schema, result.content) as ElicitResult["content"];
+  const problems = contentProblems(schema, content);
+  if (problems.length > 0) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `The elicitation answer does not fit the schema: ${problems.join("; ")}`,
+    );
+  }
+  return { ...result, content };
+}

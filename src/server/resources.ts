@@ -1,0 +1,175 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { ResourceContents } from "../protocol/types/content.js";
+import type {
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+} from "../protocol/types/resources.js";
+import { UriTemplate } from "../protocol/uri-template.js";
+import { type Completer, complete } from "./completion.js";
+import type { RequestContext } from "./context.js";
+import { Paginator, pageOf, sortByKey } from "./paginate.js";
+
+/** How a resource describes itself (its `uri` is given separately). */
+export type ResourceMeta = Omit<Resource, "uri">;
+
+/** How a template describes itself (its `uriTemplate` is given separately). */
+export type ResourceTemplateMeta = Omit<ResourceTemplate, "uriTemplate">;
+
+/** What a read handler may return: text, bytes, one or more contents, or a full result. */
+export type ResourceReturn = string | Uint8Array | ResourceContents | ResourceContents[] | ReadResourceResult;
+
+/** Reads a fixed resource. */
+export type ReadResource = (uri: string, ctx: RequestContext) => ResourceReturn | Promise<ResourceReturn>;
+
+/** Reads a resource of a template, given the variables matched from its URI (decoded). */
+export type ReadTemplateResource = (
+  uri: string,
+  variables: Record<string, string | string[]>,
+  ctx: RequestContext,
+) => ResourceReturn | Promise<ResourceReturn>;
+
+export interface ResourceTemplateOptions {
+  /** The concrete resources of this template, added to `resources/list`. */
+  list?: (ctx: RequestContext) => Resource[] | Promise<Resource[]>;
+  /** Completers for the template's variables, by variable name. */
+  complete?: Record<string, Completer>;
+}
+
+interface FixedResource {
+  description: Resource;
+  read: ReadResource;
+}
+
+interface TemplateEntry {
+  template: UriTemplate;
+  description: ResourceTemplate;
+  read: ReadTemplateResource;
+  options: ResourceTemplateOptions;
+}
+
+/** The resources and resource templates of one server. */
+export class ResourceRegistry {
+  private readonly fixed = new Map<string, FixedResource>();
+  private readonly templates = new Map<string, TemplateEntry>();
+  private readonly templatePages: Paginator<TemplateEntry>;
+
+  constructor(
+    private readonly pageSize: number,
+    private readonly onChange: () => void,
+  ) {
+    this.templatePages = new Paginator(pageSize, () => this.templates);
+  }
+
+  get size(): number {
+    return this.fixed.size + this.templates.size;
+  }
+
+  /** Whether any template has a completer. */
+  get completes(): boolean {
+    for (const entry of this.templates.values()) if (entry.options.complete) return true;
+    return false;
+  }
+
+  add(uri: string, meta: ResourceMeta, read: ReadResource): void {
+    if (this.fixed.has(uri)) throw new Error(`A resource with URI "${uri}" is already registered`);
+    this.fixed.set(uri, { description: { uri, ...meta }, read });
+    this.onChange();
+  }
+
+  addTemplate(
+    uriTemplate: string,
+    meta: ResourceTemplateMeta,
+    read: ReadTemplateResource,
+    options: ResourceTemplateOptions,
+  ): void {
+    if (this.templates.has(uriTemplate))
+      throw new Error(`A resource template "${uriTemplate}" is already registered`);
+    const template = new UriTemplate(uriTemplate);
+    for (const name of Object.keys(options.complete ?? {})) {
+      if (!template.variableNames.includes(name)) {
+        throw new TypeError(`Template "${uriTemplate}" has no variable "${name}" to complete`);
+      }
+    }
+    this.templates.set(uriTemplate, { template, description: { uriTemplate, ...meta }, read, options });
+    this.templatePages.invalidate();
+    this.onChange();
+  }
+
+  remove(uriOrTemplate: string): boolean {
+    const removed = this.fixed.delete(uriOrTemplate) || this.templates.delete(uriOrTemplate);
+    if (removed) {
+      this.templatePages.invalidate();
+      this.onChange();
+    }
+    return removed;
+  }
+
+  async list(cursor: unknown, ctx: RequestContext): Promise<ListResourcesResult> {
+    const all: Resource[] = [];
+    for (const { description } of this.fixed.values()) all.push(description);
+    for (const { options } of this.templates.values())
+      if (options.list) all.push(...(await options.list(ctx)));
+    const { items, nextCursor } = pageOf(
+      sortByKey(all, (r) => r.uri),
+      (r) => r.uri,
+      cursor,
+      this.pageSize,
+    );
+    return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
+  }
+
+  listTemplates(cursor: unknown): ListResourceTemplatesResult {
+    const { items, nextCursor } = this.templatePages.page(cursor);
+    const resourceTemplates = items.map((entry) => entry.description);
+    return nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor };
+  }
+
+  /** Whether a URI names a resource: a fixed one or one a template matches. */
+  has(uri: string): boolean {
+    if (this.fixed.has(uri)) return true;
+    for (const entry of this.templates.values()) if (entry.template.match(uri)) return true;
+    return false;
+  }
+
+  async read(params: Record<string, unknown>, ctx: RequestContext): Promise<ReadResourceResult> {
+    const uri = params.uri;
+    if (typeof uri !== "string")
+      throw new McpError(ErrorCode.InvalidParams, 'resources/read needs a string "uri"');
+    const fixed = this.fixed.get(uri);
+    if (fixed) return toReadResult(uri, fixed.description.mimeType, await fixed.read(uri, ctx));
+    for (const entry of this.templates.values()) {
+      const variables = entry.template.match(uri);
+      if (variables)
+        return toReadResult(uri, entry.description.mimeType, await entry.read(uri, variables, ctx));
+    }
+    throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+  }
+
+  /** Completes a template variable; `undefined` if no template has this URI template. */
+  completeVariable(uriTemplate: string, name: string, value: string, context: Record<string, string>) {
+    const entry = this.templates.get(uriTemplate);
+    if (!entry) return undefined;
+    return complete(entry.options.complete?.[name], value, context);
+  }
+}
+
+function isContents(value: object): value is ResourceContents {
+  return typeof (value as { uri?: unknown }).uri === "string";
+}
+
+/** Shapes what a read handler returned into a `ReadResourceResult`. */
+function toReadResult(uri: string, mimeType: string | undefined, value: ResourceReturn): ReadResourceResult {
+  const withType = <T extends ResourceContents>(contents: T): T =>
+    mimeType === undefined || contents.mimeType !== undefined ? contents : { ...contents, mimeType };
+  if (typeof value === "string") return { contents: [withType({ uri, text: value })] };
+  if (value instanceof Uint8Array) {
+    const blob = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64");
+    return { contents: [withType({ uri, blob })] };
+  }
+  if (Array.isArray(value)) return { contents: value };
+  if (isContents(value)) return { contents: [value] };
+  return value;
+}
