@@ -48,12 +48,12 @@ export class IncomingRequest {
     const params: Record<string, unknown> = { progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    this.peer.notify("notifications/progress", params);
+    this.peer.notify("notifications/progress", params, this.id);
   }
 
   /** Sends a notification related to this request. */
   notify(method: string, params?: Record<string, unknown>): void {
-    this.peer.notify(method, params);
+    this.peer.notify(method, params, this.id);
   }
 
   /** Sends a request back to the requester while this one runs; aborted with it. */
@@ -63,7 +63,7 @@ export class IncomingRequest {
     options: RequestOptions = {},
   ): Promise<T> {
     const signal = options.signal ? AbortSignal.any([options.signal, this.signal]) : this.signal;
-    return this.peer.request<T>(method, params, { ...options, signal });
+    return this.peer.request<T>(method, params, { ...options, signal, relatedRequestId: this.id });
   }
 
   /** @internal */

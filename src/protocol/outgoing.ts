@@ -15,6 +15,8 @@ export interface RequestOptions {
   resetTimeoutOnProgress?: boolean;
   /** With `resetTimeoutOnProgress`: the most the request may take in all. */
   maxTotalTimeout?: number;
+  /** The incoming request this one is made for; HTTP sends it on that request's stream. */
+  relatedRequestId?: RequestId;
 }
 
 /** A request sent and not yet answered. */
@@ -108,7 +110,11 @@ export class OutgoingRequest {
     // The spec forbids cancelling `initialize`.
     if (this.method === "initialize" || this.peer.isClosed) return;
     try {
-      this.peer.notify("notifications/cancelled", { requestId: this.id, reason });
+      this.peer.notify(
+        "notifications/cancelled",
+        { requestId: this.id, reason },
+        this.options?.relatedRequestId,
+      );
     } catch {
       // The connection is going away; the rejection below says enough.
     }

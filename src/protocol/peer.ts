@@ -127,7 +127,7 @@ export class Peer {
       const withParams = pending.withProgressToken(params);
       if (withParams !== undefined) message.params = withParams;
       try {
-        this.send(message);
+        this.send(message, options?.relatedRequestId);
       } catch (error) {
         this.outgoing.delete(id);
         pending.fail(error as Error);
@@ -135,12 +135,15 @@ export class Peer {
     });
   }
 
-  /** Sends a notification. Dropped silently once the connection is closed. */
-  notify(method: string, params?: Record<string, unknown>): void {
+  /**
+   * Sends a notification, optionally on behalf of an incoming request. Dropped silently once the
+   * connection is closed.
+   */
+  notify(method: string, params?: Record<string, unknown>, relatedRequestId?: RequestId): void {
     if (this.closedWith) return;
     const message: JSONRPCNotification =
       params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    this.send(message);
+    this.send(message, relatedRequestId);
   }
 
   /** Ends the connection: pending requests reject, handlers in flight see their signal aborted. */
@@ -164,9 +167,9 @@ export class Peer {
   }
 
   /** @internal Sends a message, tracing it. */
-  send(message: JSONRPCMessage): void {
+  send(message: JSONRPCMessage, relatedRequestId?: RequestId): void {
     this.trace?.("send", message);
-    this.transport.send(message);
+    this.transport.send(message, relatedRequestId);
   }
 
   /** @internal Forgets an outgoing request that settled locally (timeout, abort). */

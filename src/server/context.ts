@@ -40,12 +40,17 @@ export class RequestContext {
 
   /** Reports progress to the client, if it asked for progress; a no-op otherwise. */
   progress(progress: number, total?: number, message?: string): void {
-    this.request.progress(progress, total, message);
+    // A progress message exists from 2025-03-26 on.
+    this.request.progress(
+      progress,
+      total,
+      this.session.revision?.toolAnnotations === false ? undefined : message,
+    );
   }
 
   /** Sends a log message, if it passes the level the client set. */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    this.session.log(level, data, logger);
+    this.session.log(level, data, logger, this.request.id);
   }
 
   /** Asks the client's LLM for a message (`sampling/createMessage`). */

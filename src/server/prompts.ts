@@ -1,5 +1,7 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { text } from "../protocol/content.js";
+import { adaptContent, adaptDescription } from "../protocol/revisions/adapt.js";
+import type { Revision } from "../protocol/revisions/revision.js";
 import { type InferOutput, isStandardSchema, type StandardSchemaV1 } from "../protocol/schema/standard.js";
 import { type CompiledSchema, compileSchema } from "../protocol/schema/validator.js";
 import type { Icon, Meta } from "../protocol/types/base.js";
@@ -173,16 +175,23 @@ export class PromptRegistry {
     return removed;
   }
 
-  list(cursor: unknown): ListPromptsResult {
+  list(cursor: unknown, revision: Revision): ListPromptsResult {
     const { items, nextCursor } = this.pages.page(cursor);
-    const prompts = items.map((prompt) => prompt.description);
+    const prompts = items.map((prompt) => adaptDescription(prompt.description, revision));
     return nextCursor === undefined ? { prompts } : { prompts, nextCursor };
   }
 
   async get(params: Record<string, unknown>, ctx: RequestContext): Promise<GetPromptResult> {
     const prompt = this.find(params.name);
     const args = await prompt.check((params.arguments as Record<string, unknown> | undefined) ?? {});
-    return toPromptResult(await prompt.handler(args, ctx), prompt.description.description);
+    const result = toPromptResult(await prompt.handler(args, ctx), prompt.description.description);
+    const revision = ctx.session.revision;
+    if (!revision) return result;
+    const messages = result.messages.map((message) => {
+      const [content] = adaptContent([message.content], revision);
+      return content === message.content ? message : { ...message, content: content! };
+    });
+    return { ...result, messages };
   }
 
   completeArgument(name: unknown, argumentName: string, value: string, context: Record<string, string>) {

@@ -1,4 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { adaptDescription } from "../protocol/revisions/adapt.js";
+import type { Revision } from "../protocol/revisions/revision.js";
 import type { ResourceContents } from "../protocol/types/content.js";
 import type {
   ListResourcesResult,
@@ -107,7 +109,7 @@ export class ResourceRegistry {
     return removed;
   }
 
-  async list(cursor: unknown, ctx: RequestContext): Promise<ListResourcesResult> {
+  async list(cursor: unknown, ctx: RequestContext, revision: Revision): Promise<ListResourcesResult> {
     const all: Resource[] = [];
     for (const { description } of this.fixed.values()) all.push(description);
     for (const { options } of this.templates.values())
@@ -118,12 +120,13 @@ export class ResourceRegistry {
       cursor,
       this.pageSize,
     );
-    return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
+    const resources = items.map((item) => adaptDescription(item, revision));
+    return nextCursor === undefined ? { resources } : { resources, nextCursor };
   }
 
-  listTemplates(cursor: unknown): ListResourceTemplatesResult {
+  listTemplates(cursor: unknown, revision: Revision): ListResourceTemplatesResult {
     const { items, nextCursor } = this.templatePages.page(cursor);
-    const resourceTemplates = items.map((entry) => entry.description);
+    const resourceTemplates = items.map((entry) => adaptDescription(entry.description, revision));
     return nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor };
   }
 

@@ -187,7 +187,7 @@ export class McpServer implements SessionHost {
       };
     peer.setRequestHandler(
       "tools/list",
-      needs("tools", (params) => this.tools.list(params.cursor)),
+      needs("tools", (params) => this.tools.list(params.cursor, session.revision!)),
     );
     peer.setRequestHandler(
       "tools/call",
@@ -195,11 +195,13 @@ export class McpServer implements SessionHost {
     );
     peer.setRequestHandler(
       "resources/list",
-      needs("resources", (params, request) => this.resources.list(params.cursor, ctx(request))),
+      needs("resources", (params, request) =>
+        this.resources.list(params.cursor, ctx(request), session.revision!),
+      ),
     );
     peer.setRequestHandler(
       "resources/templates/list",
-      needs("resources", (params) => this.resources.listTemplates(params.cursor)),
+      needs("resources", (params) => this.resources.listTemplates(params.cursor, session.revision!)),
     );
     peer.setRequestHandler(
       "resources/read",
@@ -218,7 +220,7 @@ export class McpServer implements SessionHost {
     );
     peer.setRequestHandler(
       "prompts/list",
-      needs("prompts", (params) => this.prompts.list(params.cursor)),
+      needs("prompts", (params) => this.prompts.list(params.cursor, session.revision!)),
     );
     peer.setRequestHandler(
       "prompts/get",

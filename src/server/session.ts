@@ -1,8 +1,8 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { JSONRPCRequest } from "../jsonrpc/messages.js";
+import type { JSONRPCRequest, RequestId } from "../jsonrpc/messages.js";
 import { chooseServerVersion } from "../protocol/negotiate.js";
 import { Peer, type PeerOptions } from "../protocol/peer.js";
-import { type Revision, revisionOf } from "../protocol/revisions/index.js";
+import { adaptDescription, type Revision, revisionOf } from "../protocol/revisions/index.js";
 import type { Implementation } from "../protocol/types/base.js";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type {
@@ -77,15 +77,16 @@ export class ServerSession {
   }
 
   /** Sends a notification if the negotiated revision has it. */
-  notify(method: string, params?: Record<string, unknown>): void {
+  notify(method: string, params?: Record<string, unknown>, relatedRequestId?: RequestId): void {
     if (this.revision && !this.revision.serverNotifications.has(method)) return;
-    this.peer.notify(method, params);
+    this.peer.notify(method, params, relatedRequestId);
   }
 
   /** Sends a `notifications/message` if it passes the client's level. */
-  log(level: LoggingLevel, data: unknown, logger?: string): void {
+  log(level: LoggingLevel, data: unknown, logger?: string, relatedRequestId?: RequestId): void {
     if (!passes(level, this.logLevel)) return;
-    this.notify("notifications/message", logger === undefined ? { level, data } : { level, logger, data });
+    const params = logger === undefined ? { level, data } : { level, logger, data };
+    this.notify("notifications/message", params, relatedRequestId);
   }
 
   private setLevel(level: unknown): object {
@@ -116,7 +117,7 @@ export class ServerSession {
     const result: InitializeResult = {
       protocolVersion: version,
       capabilities: this.capabilities,
-      serverInfo: this.host.serverInfo,
+      serverInfo: adaptDescription(this.host.serverInfo, this.revision!),
     };
     if (this.host.instructions !== undefined) result.instructions = this.host.instructions;
     return result;

@@ -1,4 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { adaptContent, adaptTool } from "../protocol/revisions/adapt.js";
+import type { Revision } from "../protocol/revisions/revision.js";
 import type { InferOutput, StandardSchemaV1 } from "../protocol/schema/standard.js";
 import { type CompiledSchema, compileSchema, type SchemaLike } from "../protocol/schema/validator.js";
 import type { Icon, Meta } from "../protocol/types/base.js";
@@ -127,9 +129,9 @@ export class ToolRegistry {
     return removed;
   }
 
-  list(cursor: unknown): ListToolsResult {
+  list(cursor: unknown, revision: Revision): ListToolsResult {
     const { items, nextCursor } = this.pages.page(cursor);
-    const result: ListToolsResult = { tools: items.map((tool) => tool.describe()) };
+    const result: ListToolsResult = { tools: items.map((tool) => adaptTool(tool.describe(), revision)) };
     if (nextCursor !== undefined) result.nextCursor = nextCursor;
     return result;
   }
@@ -153,8 +155,19 @@ export class ToolRegistry {
     const output = tool.output;
     const result = toCallToolResult(returned, output !== undefined);
     if (output && !result.isError) await checkStructured(name, output, result);
-    return result;
+    return forRevision(result, ctx.session.revision);
   }
+}
+
+/** The result as the session's revision can carry it. */
+function forRevision(result: CallToolResult, revision: Revision | undefined): CallToolResult {
+  if (!revision) return result;
+  const content = adaptContent(result.content, revision);
+  if (revision.structuredToolOutput || result.structuredContent === undefined) {
+    return content === result.content ? result : { ...result, content };
+  }
+  const { structuredContent: _dropped, ...rest } = result;
+  return { ...rest, content };
 }
 
 async function checkStructured(name: string, output: CompiledSchema, result: CallToolResult): Promise<void> {

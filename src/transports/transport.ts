@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from "../jsonrpc/messages.js";
+import type { JSONRPCMessage, RequestId } from "../jsonrpc/messages.js";
 
 /** What a transport reports to the engine above it. */
 export interface TransportHandlers {
@@ -21,8 +21,12 @@ export interface TransportHandlers {
  */
 export interface Transport {
   start(handlers: TransportHandlers): Promise<void>;
-  /** Queues a message. Throws if the transport is closed. */
-  send(message: JSONRPCMessage): void;
+  /**
+   * Queues a message. `relatedRequestId` names the incoming request it belongs to (progress, logs,
+   * nested requests), so transports with one stream per request (HTTP) can route it there.
+   * Throws if the transport is closed.
+   */
+  send(message: JSONRPCMessage, relatedRequestId?: RequestId): void;
   /** Ends the connection and frees everything it holds. Idempotent. */
   close(): Promise<void>;
 }

@@ -5,4 +5,5 @@ import { deriveRevision } from "./revision.js";
 export const revision_2025_03_26 = deriveRevision(revision_2024_11_05, {
   version: "2025-03-26",
   add: { contentTypes: ["audio"] },
+  toolAnnotations: true,
 });

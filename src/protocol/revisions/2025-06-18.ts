@@ -6,5 +6,5 @@ export const revision_2025_06_18 = deriveRevision(revision_2025_03_26, {
   version: "2025-06-18",
   add: { serverRequests: ["elicitation/create"], contentTypes: ["resource_link"] },
   structuredToolOutput: true,
-  titlesAndIcons: true,
+  titles: true,
 });

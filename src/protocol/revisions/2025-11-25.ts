@@ -10,4 +10,5 @@ export const revision_2025_11_25 = deriveRevision(revision_2025_06_18, {
     clientNotifications: ["notifications/tasks/status"],
     serverNotifications: ["notifications/tasks/status", "notifications/elicitation/complete"],
   },
+  icons: true,
 });

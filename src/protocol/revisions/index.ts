@@ -28,3 +28,4 @@ export const LEGACY_VERSIONS: readonly string[] = REVISIONS.filter((r) => r.era 
 export function revisionOf(version: string): Revision | undefined {
   return byVersion.get(version);
 }
+export { adaptContent, adaptDescription, adaptTool } from "./adapt.js";

@@ -18,8 +18,12 @@ export interface Revision {
   readonly contentTypes: ReadonlySet<string>;
   /** Whether tools may declare `outputSchema` and return `structuredContent`. */
   readonly structuredToolOutput: boolean;
-  /** Whether tools, resources, prompts and implementations may carry `title` and `icons`. */
-  readonly titlesAndIcons: boolean;
+  /** Whether tools may carry `annotations` and progress notifications a `message`. */
+  readonly toolAnnotations: boolean;
+  /** Whether tools, resources, prompts and implementations may carry `title`. */
+  readonly titles: boolean;
+  /** Whether they may carry `icons`. */
+  readonly icons: boolean;
 }
 
 /** Builds a revision from its predecessor and what it adds or removes. */
