@@ -82,7 +82,7 @@ export class RequestContext {
       if (elicitation.url && !elicitation.form && Object.keys(elicitation).length > 0) {
         throw this.missing("elicitation.form", "form-mode elicitation");
       }
-      const problems = requestedSchemaProblems(params.requestedSchema);
+      const problems = requestedSchemaProblems(params.requestedSchema, revision?.version);
       if (problems.length > 0) {
         throw new TypeError(`The elicitation schema is outside what MCP allows: ${problems.join("; ")}`);
       }

@@ -1,0 +1,30 @@
+import { McpServer } from "../../server/server.js";
+import { registerClientTools } from "./client-tools.js";
+import { PNG_DATA_URI } from "./media.js";
+import { registerPrompts } from "./prompts.js";
+import { registerResources, WatchedResource } from "./resources.js";
+import { registerTools } from "./tools.js";
+
+/**
+ * The "everything" server: the conformance fixture for the handshake-era revisions. It offers the
+ * tools, resources, templates and prompts the MCP conformance referee calls (`test_simple_text`,
+ * `test://static-text`, `test_simple_prompt`, …), plus completers, a resource link, a tool that
+ * updates a subscribable resource and one that lists the client's roots. Each server has its own
+ * state; every session of one server shares it.
+ */
+export function createEverythingServer(): McpServer {
+  const server = new McpServer({
+    name: "mcpkit-everything",
+    version: "1.0.0",
+    title: "mcpkit everything server",
+    icons: [{ src: PNG_DATA_URI, mimeType: "image/png", sizes: ["1x1"] }],
+    instructions:
+      "A test fixture exercising every MCP feature: call the test_* tools, read test:// resources, get test_* prompts.",
+  });
+  const watched = new WatchedResource();
+  registerTools(server, watched);
+  registerClientTools(server);
+  registerResources(server, watched);
+  registerPrompts(server);
+  return server;
+}
