@@ -8,7 +8,9 @@ const { version } = createRequire(import.meta.url)("../../package.json") as { ve
 const HELP = `mcpkit ${version} — Model Context Protocol toolkit
 
 Usage:
-  mcpkit serve <server>     run a bundled server over stdio
+  mcpkit serve <server> [--http [--port N] [--host H]]
+                            run a bundled server over stdio, or over Streamable HTTP
+                            (with the legacy HTTP+SSE transport at /sse beside it)
   mcpkit --version          print the version
   mcpkit --help             print this help
 
@@ -19,6 +21,7 @@ ${Object.entries(BUNDLED_SERVERS)
 
 Examples:
   mcpkit serve calculator
+  mcpkit serve everything --http --port 3000
   npx @modelcontextprotocol/inspector mcpkit serve calculator
 `;
 
@@ -29,7 +32,13 @@ async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "v" } },
+      options: {
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+        http: { type: "boolean" },
+        port: { type: "string" },
+        host: { type: "string" },
+      },
     });
   } catch (error) {
     process.stderr.write(`mcpkit: ${(error as Error).message}\n\n${HELP}`);
@@ -51,7 +60,24 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`mcpkit serve: unknown server ${JSON.stringify(name ?? "")}\n\n${HELP}`);
       return 2;
     }
-    await server.create().serveStdio();
+    if (!values.http) {
+      await server.create().serveStdio();
+      return -1;
+    }
+    const port = Number(values.port ?? 3000);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      process.stderr.write(
+        `mcpkit serve: --port must be a port number, not ${JSON.stringify(values.port)}\n`,
+      );
+      return 2;
+    }
+    const handle = await server
+      .create()
+      .serveHttp({ port, host: values.host as string | undefined, legacySse: true });
+    process.stderr.write(`mcpkit: ${name} listening on ${handle.url}\n`);
+    const stop = () => void handle.close().then(() => process.exit(0));
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
     return -1;
   }
   process.stderr.write(`mcpkit: unknown command ${JSON.stringify(command)}\n\n${HELP}`);

@@ -48,6 +48,15 @@ export class RequestContext {
     );
   }
 
+  /**
+   * Ends this request's SSE stream now (HTTP with resumability only); the client comes back with
+   * `Last-Event-ID` and gets the rest. Lets long calls survive proxies that cut idle streams.
+   */
+  closeStream(): boolean {
+    const transport = this.session.peer.transport as { closeRequestStream?: (id: RequestId) => boolean };
+    return transport.closeRequestStream?.(this.request.id) ?? false;
+  }
+
   /** Sends a log message, if it passes the level the client set. */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
     this.session.log(level, data, logger, this.request.id);

@@ -1,5 +1,12 @@
 export { ErrorCode, McpError } from "../jsonrpc/errors.js";
 export { audio, embeddedResource, image, resourceLink, text } from "../protocol/content.js";
+export type {
+  EventStore,
+  HttpServerHandle,
+  ServeHttpOptions,
+  StreamableHttpOptions,
+} from "../transports/http/server/index.js";
+export { MemoryEventStore } from "../transports/http/server/index.js";
 export type { Completer, CompletionReturn } from "./completion.js";
 export { RequestContext } from "./context.js";
 export { LOGGING_LEVELS } from "./logging.js";

@@ -7,6 +7,13 @@ import type { Implementation } from "../protocol/types/base.js";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type { CompleteReference } from "../protocol/types/completion.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
+import { StreamableHttpHandler, type StreamableHttpOptions } from "../transports/http/server/handler.js";
+import {
+  type HttpServerHandle,
+  listenHttp,
+  type ServeHttpOptions,
+} from "../transports/http/server/listen.js";
+import { WebExchange } from "../transports/http/server/web.js";
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
 import type { Transport } from "../transports/transport.js";
 import { RequestContext } from "./context.js";
@@ -45,6 +52,8 @@ export interface ServerOptions {
   supportedVersions?: readonly string[];
   /** Declare these capabilities even before anything of the kind is registered. */
   capabilities?: { tools?: boolean; resources?: boolean; prompts?: boolean; completions?: boolean };
+  /** Options of the web handler `server.fetch`. */
+  http?: StreamableHttpOptions;
 }
 
 type ListKind = "tools" | "resources" | "prompts";
@@ -68,6 +77,7 @@ export class McpServer implements SessionHost {
   private readonly prompts: PromptRegistry;
   private readonly sessions = new Set<ServerSession>();
   private readonly changed = new Set<ListKind>();
+  private webHandler: StreamableHttpHandler | undefined;
 
   constructor(
     info: ServerInfo,
@@ -237,11 +247,15 @@ export class McpServer implements SessionHost {
     this.sessions.delete(session);
   }
 
-  /** Serves one client over a transport; resolves once the transport is started. */
-  async connect(transport: Transport): Promise<ServerSession> {
+  /**
+   * Serves one client over a transport; resolves once the transport is started. `assumeVersion`
+   * serves without a handshake, as stateless HTTP does.
+   */
+  async connect(transport: Transport, init: { assumeVersion?: string } = {}): Promise<ServerSession> {
     const session = new Session(this, transport, {
       requestTimeout: this.options.requestTimeout,
       trace: this.options.trace,
+      assumeVersion: init.assumeVersion,
     });
     await session.start();
     return session;
@@ -260,9 +274,49 @@ export class McpServer implements SessionHost {
     return session;
   }
 
+  /**
+   * Serves Streamable HTTP on `node:http` at `http://host:port/path` (default 127.0.0.1, a free
+   * port, `/mcp`), and optionally the legacy HTTP+SSE transport beside it.
+   */
+  serveHttp(options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+    return listenHttp(
+      (transport, init) => this.connect(transport, init).then(() => {}),
+      this.supportedVersions,
+      options,
+    );
+  }
+
+  /**
+   * The MCP endpoint as a web-standard handler, for Hono, Bun, Deno or any `fetch`-style server.
+   * Configure it (sessions, Host/Origin allow-lists, event store) with `options.http`.
+   */
+  fetch = (request: Request): Promise<Response> => {
+    this.webHandler ??= new StreamableHttpHandler(
+      (transport, init) => this.connect(transport, init).then(() => {}),
+      this.supportedVersions,
+      this.options.http,
+    );
+    const exchange = new WebExchange(request);
+    void this.webHandler.handle(exchange).catch((error: unknown) => {
+      exchange.respond(
+        500,
+        { "content-type": "application/json" },
+        JSON.stringify({
+          jsonrpc: "2.0",
+          error: {
+            code: -32603,
+            message: `Internal error: ${error instanceof Error ? error.message : String(error)}`,
+          },
+        }),
+      );
+    });
+    return exchange.response;
+  };
+
   /** Ends every session. */
   async close(): Promise<void> {
     await Promise.all([...this.sessions].map((session) => session.close()));
+    await this.webHandler?.close();
   }
 
   private subscribe(session: ServerSession, uri: unknown): object {

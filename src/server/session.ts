@@ -50,9 +50,17 @@ export class ServerSession {
   constructor(
     private readonly host: SessionHost,
     transport: Transport,
-    options: Pick<PeerOptions, "requestTimeout" | "trace">,
+    options: Pick<PeerOptions, "requestTimeout" | "trace"> & { assumeVersion?: string },
   ) {
     this.peer = new Peer(transport, { ...options, guard: (request) => this.refuseEarly(request) });
+    if (options.assumeVersion !== undefined) {
+      // Stateless HTTP: no handshake; the request's MCP-Protocol-Version header stands for it.
+      this.revision =
+        revisionOf(options.assumeVersion) ??
+        revisionOf(chooseServerVersion(options.assumeVersion, host.supportedVersions));
+      this.capabilities = host.capabilities();
+      this.peer.guard = undefined;
+    }
     this.initialized = new Promise((resolve) => {
       this.markInitialized = resolve;
     });

@@ -129,6 +129,15 @@ export function registerTools(server: McpServer, watched: WatchedResource): void
           : `Done, reported progress to ${String(token)}`;
       },
     )
+    .tool(
+      "test_reconnection",
+      { description: "Closes its SSE stream mid-call; the client resumes with Last-Event-ID to get the result" },
+      async (_args, ctx) => {
+        ctx.closeStream();
+        await sleep(200, ctx.signal);
+        return "Reconnection test completed: the result arrived on the resumed stream";
+      },
+    )
     .tool("test_error_handling", { description: "Tests error response handling" }, () => {
       throw new Error("This tool intentionally returns an error for testing");
     })

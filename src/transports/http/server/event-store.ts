@@ -1,0 +1,63 @@
+import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
+
+/**
+ * Keeps the events of SSE streams so a client that lost a stream can resume it with
+ * `Last-Event-ID`. Event ids must name their stream; `replayAfter` returns that stream's id.
+ */
+export interface EventStore {
+  /** Stores a message sent on a stream; returns its event id. */
+  append(streamId: string, message: JSONRPCMessage): string | Promise<string>;
+  /** Sends every event of the same stream after `lastEventId`, in order; `undefined` if unknown. */
+  replayAfter(
+    lastEventId: string,
+    send: (eventId: string, message: JSONRPCMessage) => void,
+  ): string | undefined | Promise<string | undefined>;
+}
+
+/** An in-memory event store, bounded per stream and in the number of streams it keeps. */
+export class MemoryEventStore implements EventStore {
+  private readonly streams = new Map<
+    string,
+    { seq: number; events: { seq: number; message: JSONRPCMessage }[] }
+  >();
+
+  constructor(
+    private readonly maxEventsPerStream = 1000,
+    private readonly maxStreams = 10_000,
+  ) {}
+
+  append(streamId: string, message: JSONRPCMessage): string {
+    let stream = this.streams.get(streamId);
+    if (!stream) {
+      if (this.streams.size >= this.maxStreams) {
+        // Forget the oldest stream: Map keeps insertion order.
+        this.streams.delete(this.streams.keys().next().value!);
+      }
+      stream = { seq: 0, events: [] };
+      this.streams.set(streamId, stream);
+    }
+    const seq = ++stream.seq;
+    stream.events.push({ seq, message });
+    if (stream.events.length > this.maxEventsPerStream) stream.events.shift();
+    return `${streamId}:${seq}`;
+  }
+
+  replayAfter(
+    lastEventId: string,
+    send: (eventId: string, message: JSONRPCMessage) => void,
+  ): string | undefined {
+    const colon = lastEventId.lastIndexOf(":");
+    if (colon <= 0) return undefined;
+    const streamId = lastEventId.slice(0, colon);
+    const after = Number(lastEventId.slice(colon + 1));
+    const stream = this.streams.get(streamId);
+    if (!stream || !Number.isInteger(after)) return undefined;
+    for (const event of stream.events) if (event.seq > after) send(`${streamId}:${event.seq}`, event.message);
+    return streamId;
+  }
+
+  /** Forgets a stream that will not be resumed. */
+  forget(streamId: string): void {
+    this.streams.delete(streamId);
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * One HTTP request and its response, as the Streamable HTTP handler sees it. Adapters build it from
+ * `node:http` objects directly (no web `Request` conversion on that path) or from a web `Request`.
+ */
+export interface HttpExchange {
+  readonly method: string;
+  /** Path and query, as sent. */
+  readonly url: string;
+  /** A request header by lower-case name. */
+  header(name: string): string | undefined;
+  /** The body as text; rejects with `BodyTooLargeError` past `limit` bytes. */
+  readBody(limit: number): Promise<string>;
+  /** Sends a complete response. */
+  respond(status: number, headers: Record<string, string>, body?: string): void;
+  /** Starts an event stream response. */
+  openStream(headers: Record<string, string>): SseSink;
+}
+
+/** The writing end of an event stream response. */
+export interface SseSink {
+  /** Writes already formatted SSE text. */
+  write(text: string): void;
+  /** Ends the response. */
+  end(): void;
+  /** Whether the client went away or `end` was called. */
+  readonly closed: boolean;
+  /** Called once when the stream ends, either way. */
+  onClose(listener: () => void): void;
+}
+
+/** The body was larger than allowed. */
+export class BodyTooLargeError extends Error {
+  override readonly name = "BodyTooLargeError";
+  constructor(readonly limit: number) {
+    super(`Request body larger than ${limit} bytes`);
+  }
+}

@@ -1,0 +1,294 @@
+import { randomBytes } from "node:crypto";
+import { ErrorCode } from "../../../jsonrpc/errors.js";
+import { type JSONRPCMessage, messageProblem, type RequestId } from "../../../jsonrpc/messages.js";
+import type { Transport } from "../../transport.js";
+import { type EventStore, MemoryEventStore } from "./event-store.js";
+import { BodyTooLargeError, type HttpExchange } from "./exchange.js";
+import { type OriginPolicy, originProblem } from "./origin.js";
+import { HttpSessionTransport, type ResponseMode } from "./session-transport.js";
+
+/** Options of the Streamable HTTP endpoint. */
+export interface StreamableHttpOptions extends OriginPolicy {
+  /** No sessions: every POST is served on its own, GET and DELETE answer 405. */
+  stateless?: boolean;
+  /** `auto` (default): JSON, or SSE as soon as a request sends something before its response. */
+  responseMode?: ResponseMode;
+  /** Where stream events are kept for `Last-Event-ID` resumption; `false` disables it. Default in memory. */
+  eventStore?: EventStore | false;
+  /** Sent as the SSE `retry` field: how soon a client should come back to a closed stream, in ms. Default 1000. */
+  retryInterval?: number;
+  /** Comment lines on idle streams, in ms; 0 disables. Default 15 s. */
+  keepAliveInterval?: number;
+  /** A session unused this long ends, in ms. Default 30 minutes. */
+  sessionIdleTimeout?: number;
+  /** Largest request body, in bytes. Default 4 MiB. */
+  maxBodySize?: number;
+  /** Who makes the request (from its credentials); a session stays bound to whoever opened it. */
+  principalOf?: (exchange: HttpExchange) => string | undefined;
+}
+
+/** Starts a server session on a transport; `assumeVersion` skips the handshake (stateless mode). */
+export type ConnectSession = (transport: Transport, init: { assumeVersion?: string }) => Promise<void>;
+
+interface SessionEntry {
+  transport: HttpSessionTransport;
+  principal: string | undefined;
+  lastUsed: number;
+}
+
+/** The version a request without `MCP-Protocol-Version` is assumed to speak, as the spec says. */
+const DEFAULT_HEADER_VERSION = "2025-03-26";
+
+/**
+ * The MCP endpoint of the Streamable HTTP transport (and the session bookkeeping behind it),
+ * independent of the HTTP server it is mounted in.
+ */
+export class StreamableHttpHandler {
+  private readonly sessions = new Map<string, SessionEntry>();
+  private readonly eventStore: EventStore | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly connect: ConnectSession,
+    private readonly supportedVersions: readonly string[],
+    private readonly options: StreamableHttpOptions = {},
+  ) {
+    this.eventStore =
+      options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
+  }
+
+  /** How many sessions are open. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  async handle(exchange: HttpExchange): Promise<void> {
+    const forbidden = originProblem(exchange, this.options);
+    if (forbidden) return reply(exchange, 403, ErrorCode.ConnectionClosed, `Forbidden: ${forbidden}`);
+    switch (exchange.method) {
+      case "POST":
+        return this.post(exchange);
+      case "GET":
+        return this.get(exchange);
+      case "DELETE":
+        return this.delete(exchange);
+      default:
+        return reply(exchange, 405, ErrorCode.ConnectionClosed, `Method not allowed: ${exchange.method}`, {
+          allow: this.options.stateless ? "POST" : "GET, POST, DELETE",
+        });
+    }
+  }
+
+  /** Ends every session. */
+  async close(): Promise<void> {
+    const entries = [...this.sessions.values()];
+    this.sessions.clear();
+    this.stopSweeper();
+    await Promise.all(entries.map((entry) => entry.transport.close()));
+  }
+
+  private async post(exchange: HttpExchange): Promise<void> {
+    const accept = exchange.header("accept") ?? "";
+    if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
+      return reply(
+        exchange,
+        406,
+        ErrorCode.ConnectionClosed,
+        "Not Acceptable: Accept must list application/json and text/event-stream",
+      );
+    }
+    const type = exchange.header("content-type") ?? "";
+    if (!/^application\/json\s*(;|$)/i.test(type)) {
+      return reply(
+        exchange,
+        415,
+        ErrorCode.ConnectionClosed,
+        "Unsupported Media Type: Content-Type must be application/json",
+      );
+    }
+    const version = this.headerVersion(exchange);
+    if (version === null) return;
+    let body: string;
+    try {
+      body = await exchange.readBody(this.options.maxBodySize ?? 4 * 1024 * 1024);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError)
+        return reply(exchange, 413, ErrorCode.InvalidRequest, `Payload Too Large: ${error.message}`);
+      throw error;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch (error) {
+      return reply(exchange, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
+    }
+    if (Array.isArray(value))
+      return reply(
+        exchange,
+        400,
+        ErrorCode.InvalidRequest,
+        "Invalid request: JSON-RPC batches are not supported",
+      );
+    const problem = messageProblem(value);
+    if (problem)
+      return reply(
+        exchange,
+        400,
+        ErrorCode.InvalidRequest,
+        `Invalid request: ${problem}`,
+        undefined,
+        (value as { id?: RequestId }).id,
+      );
+    const message = value as JSONRPCMessage;
+    const ids: RequestId[] = "method" in message && "id" in message ? [message.id] : [];
+    const isInitialize = "method" in message && message.method === "initialize";
+
+    if (this.options.stateless) {
+      const transport = new HttpSessionTransport(undefined, this.streamOptions(undefined, true));
+      await this.connect(transport, isInitialize ? {} : { assumeVersion: version ?? DEFAULT_HEADER_VERSION });
+      transport.receive(exchange, [message], ids);
+      if (ids.length === 0) await transport.close();
+      return;
+    }
+    if (isInitialize) {
+      const sessionId = randomBytes(16).toString("base64url");
+      const transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId, false));
+      const principal = this.options.principalOf?.(exchange);
+      this.sessions.set(sessionId, { transport, principal, lastUsed: Date.now() });
+      this.startSweeper();
+      await this.connect(transport, {});
+      transport.receive(exchange, [message], ids);
+      return;
+    }
+    const entry = this.session(exchange);
+    if (!entry) return;
+    entry.transport.receive(exchange, [message], ids);
+  }
+
+  private async get(exchange: HttpExchange): Promise<void> {
+    if (this.options.stateless) {
+      return reply(
+        exchange,
+        405,
+        ErrorCode.ConnectionClosed,
+        "Method not allowed: this server keeps no sessions",
+        { allow: "POST" },
+      );
+    }
+    if (!accepts(exchange.header("accept") ?? "", "text/event-stream")) {
+      return reply(
+        exchange,
+        406,
+        ErrorCode.ConnectionClosed,
+        "Not Acceptable: Accept must list text/event-stream",
+      );
+    }
+    if (this.headerVersion(exchange) === null) return;
+    const entry = this.session(exchange);
+    if (!entry) return;
+    await entry.transport.openGet(exchange, exchange.header("last-event-id"));
+  }
+
+  private async delete(exchange: HttpExchange): Promise<void> {
+    if (this.options.stateless) {
+      return reply(
+        exchange,
+        405,
+        ErrorCode.ConnectionClosed,
+        "Method not allowed: this server keeps no sessions",
+        { allow: "POST" },
+      );
+    }
+    const entry = this.session(exchange);
+    if (!entry) return;
+    this.sessions.delete(entry.transport.sessionId!);
+    await entry.transport.close();
+    exchange.respond(200, {});
+  }
+
+  /** The request's session, or `undefined` after answering 400 (no id) or 404 (unknown, ended, or someone else's). */
+  private session(exchange: HttpExchange): SessionEntry | undefined {
+    const sessionId = exchange.header("mcp-session-id");
+    if (sessionId === undefined) {
+      reply(exchange, 400, ErrorCode.ConnectionClosed, "Bad Request: Mcp-Session-Id header is required");
+      return undefined;
+    }
+    const entry = this.sessions.get(sessionId);
+    if (
+      !entry ||
+      entry.transport.isClosed ||
+      (entry.principal !== undefined && entry.principal !== this.options.principalOf?.(exchange))
+    ) {
+      reply(exchange, 404, ErrorCode.ConnectionClosed, "Session not found");
+      return undefined;
+    }
+    entry.lastUsed = Date.now();
+    return entry;
+  }
+
+  /** The `MCP-Protocol-Version` header: its value, `undefined` if absent, `null` after answering 400. */
+  private headerVersion(exchange: HttpExchange): string | undefined | null {
+    const version = exchange.header("mcp-protocol-version");
+    if (version === undefined || this.supportedVersions.includes(version)) return version;
+    reply(
+      exchange,
+      400,
+      ErrorCode.InvalidRequest,
+      `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${this.supportedVersions.join(", ")})`,
+    );
+    return null;
+  }
+
+  private streamOptions(sessionId: string | undefined, stateless: boolean) {
+    const headers: Record<string, string> = sessionId === undefined ? {} : { "mcp-session-id": sessionId };
+    return {
+      responseMode: this.options.responseMode ?? "auto",
+      eventStore: stateless ? undefined : this.eventStore,
+      retryInterval: this.options.retryInterval ?? 1000,
+      keepAliveInterval: this.options.keepAliveInterval ?? 15_000,
+      headers: () => headers,
+      closeWhenAnswered: stateless,
+    };
+  }
+
+  private startSweeper(): void {
+    if (this.sweeper) return;
+    const idle = this.options.sessionIdleTimeout ?? 30 * 60_000;
+    this.sweeper = setInterval(
+      () => {
+        const cutoff = Date.now() - idle;
+        for (const [id, entry] of this.sessions) {
+          if (entry.lastUsed >= cutoff) continue;
+          this.sessions.delete(id);
+          void entry.transport.close();
+        }
+        if (this.sessions.size === 0) this.stopSweeper();
+      },
+      Math.max(10, Math.min(idle / 4, 60_000)),
+    );
+    this.sweeper.unref();
+  }
+
+  private stopSweeper(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+}
+
+function accepts(accept: string, type: string): boolean {
+  return accept.includes(type) || accept.includes("*/*");
+}
+
+/** Answers with a JSON-RPC error body; without a request id unless one could be read. */
+function reply(
+  exchange: HttpExchange,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id?: RequestId,
+): void {
+  const body: Record<string, unknown> = { jsonrpc: "2.0", error: { code, message } };
+  if (id !== undefined) body.id = id;
+  exchange.respond(status, { "content-type": "application/json", ...headers }, JSON.stringify(body));
+}

@@ -1,0 +1,85 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { BodyTooLargeError, type HttpExchange, type SseSink } from "./exchange.js";
+
+/** An exchange over `node:http` objects: no web `Request`/`Response` on this path. */
+export class NodeExchange implements HttpExchange {
+  readonly method: string;
+  readonly url: string;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {
+    this.method = req.method ?? "GET";
+    this.url = req.url ?? "/";
+  }
+
+  header(name: string): string | undefined {
+    const value = this.req.headers[name];
+    return Array.isArray(value) ? value.join(", ") : value;
+  }
+
+  readBody(limit: number): Promise<string> {
+    const declared = Number(this.req.headers["content-length"]);
+    if (declared > limit) {
+      this.req.resume();
+      return Promise.reject(new BodyTooLargeError(limit));
+    }
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      this.req.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) {
+          this.req.removeAllListeners("data");
+          this.req.resume();
+          reject(new BodyTooLargeError(limit));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      this.req.once("end", () =>
+        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
+      );
+      this.req.once("error", reject);
+    });
+  }
+
+  respond(status: number, headers: Record<string, string>, body?: string): void {
+    if (this.res.headersSent) return;
+    if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+    this.res.writeHead(status, headers);
+    this.res.end(body);
+  }
+
+  openStream(headers: Record<string, string>): SseSink {
+    const res = this.res;
+    res.writeHead(200, headers);
+    res.flushHeaders();
+    this.req.socket.setNoDelay(true);
+    const listeners: (() => void)[] = [];
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      for (const listener of listeners) listener();
+    };
+    res.once("close", close);
+    return {
+      write: (text) => {
+        if (!closed) res.write(text);
+      },
+      end: () => {
+        if (!closed) res.end();
+        close();
+      },
+      get closed() {
+        return closed;
+      },
+      onClose: (listener) => {
+        if (closed) listener();
+        else listeners.push(listener);
+      },
+    };
+  }
+}

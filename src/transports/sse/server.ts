@@ -1,0 +1,130 @@
+import { randomBytes } from "node:crypto";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { type JSONRPCMessage, messageProblem } from "../../jsonrpc/messages.js";
+import type { HttpExchange, SseSink } from "../http/server/exchange.js";
+import { BodyTooLargeError } from "../http/server/exchange.js";
+import type { ConnectSession } from "../http/server/handler.js";
+import { type OriginPolicy, originProblem } from "../http/server/origin.js";
+import { formatSseEvent } from "../http/sse.js";
+import type { Transport, TransportHandlers } from "../transport.js";
+
+export interface LegacySseOptions extends OriginPolicy {
+  /** Where clients POST their messages; the `endpoint` event points here. Default `/messages`. */
+  messagesPath?: string;
+  maxBodySize?: number;
+  keepAliveInterval?: number;
+}
+
+/** One legacy session: messages arrive by POST, everything goes back on its GET stream. */
+class LegacySseTransport implements Transport {
+  private handlers: TransportHandlers | undefined;
+  private closed = false;
+  private keepAlive: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly sink: SseSink,
+    keepAliveInterval: number,
+    private readonly onClose: () => void,
+  ) {
+    if (keepAliveInterval > 0) {
+      this.keepAlive = setInterval(() => sink.write(": keep-alive\n\n"), keepAliveInterval);
+      this.keepAlive.unref();
+    }
+    sink.onClose(() => void this.close());
+  }
+
+  async start(handlers: TransportHandlers): Promise<void> {
+    this.handlers = handlers;
+  }
+
+  deliver(message: unknown): void {
+    this.handlers?.onmessage(message);
+  }
+
+  send(message: JSONRPCMessage): void {
+    if (this.closed) throw new McpError(ErrorCode.ConnectionClosed, "the SSE session is closed");
+    this.sink.write(formatSseEvent({ event: "message", data: JSON.stringify(message) }));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.sink.end();
+    this.onClose();
+    this.handlers?.onclose();
+  }
+}
+
+/**
+ * The HTTP+SSE transport of protocol 2024-11-05, for old clients: a GET opens the event stream and
+ * names, in an `endpoint` event, the URL to POST messages to.
+ */
+export class LegacySseHandler {
+  private readonly sessions = new Map<string, LegacySseTransport>();
+  readonly messagesPath: string;
+
+  constructor(
+    private readonly connect: ConnectSession,
+    private readonly options: LegacySseOptions = {},
+  ) {
+    this.messagesPath = options.messagesPath ?? "/messages";
+  }
+
+  /** GET: opens a session's event stream and sends its `endpoint`. */
+  async openStream(exchange: HttpExchange): Promise<void> {
+    const forbidden = originProblem(exchange, this.options);
+    if (forbidden) return reply(exchange, 403, `Forbidden: ${forbidden}`);
+    const sessionId = randomBytes(16).toString("base64url");
+    const sink = exchange.openStream({
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    });
+    const transport = new LegacySseTransport(sink, this.options.keepAliveInterval ?? 15_000, () =>
+      this.sessions.delete(sessionId),
+    );
+    this.sessions.set(sessionId, transport);
+    sink.write(formatSseEvent({ event: "endpoint", data: `${this.messagesPath}?sessionId=${sessionId}` }));
+    await this.connect(transport, {});
+  }
+
+  /** POST: one message for the session named in the query. */
+  async post(exchange: HttpExchange): Promise<void> {
+    const forbidden = originProblem(exchange, this.options);
+    if (forbidden) return reply(exchange, 403, `Forbidden: ${forbidden}`);
+    const sessionId = new URL(exchange.url, "http://x").searchParams.get("sessionId");
+    const transport = sessionId === null ? undefined : this.sessions.get(sessionId);
+    if (!transport) return reply(exchange, 404, "Session not found");
+    if (!/^application\/json\s*(;|$)/i.test(exchange.header("content-type") ?? "")) {
+      return reply(exchange, 415, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(await exchange.readBody(this.options.maxBodySize ?? 4 * 1024 * 1024));
+    } catch (error) {
+      if (error instanceof BodyTooLargeError)
+        return reply(exchange, 413, `Payload Too Large: ${error.message}`);
+      return reply(exchange, 400, `Parse error: ${(error as Error).message}`, ErrorCode.ParseError);
+    }
+    const problem = messageProblem(value);
+    if (problem) return reply(exchange, 400, `Invalid request: ${problem}`, ErrorCode.InvalidRequest);
+    exchange.respond(202, { "content-type": "text/plain" }, "Accepted");
+    transport.deliver(value);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((transport) => transport.close()));
+  }
+}
+
+function reply(
+  exchange: HttpExchange,
+  status: number,
+  message: string,
+  code: number = ErrorCode.ConnectionClosed,
+): void {
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message } });
+  exchange.respond(status, { "content-type": "application/json" }, body);
+}
