@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { Emitter } from "../protocol/emitter.js";
-import { clientHandshake } from "../protocol/handshake.js";
+import { type ClientHandshakeOptions, clientHandshake } from "../protocol/handshake.js";
 import { Peer, type RequestOptions } from "../protocol/peer.js";
 import { type Revision, revisionOf } from "../protocol/revisions/index.js";
 import type { Implementation, ProgressNotificationParams, Result } from "../protocol/types/base.js";
@@ -11,12 +11,19 @@ import type { InitializeResult, ServerCapabilities } from "../protocol/types/lif
 import type { GetPromptResult, Prompt } from "../protocol/types/prompts.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../protocol/types/resources.js";
 import type { CallToolResult, Tool } from "../protocol/types/tools.js";
+import { isSessionExpired } from "../transports/http/client-errors.js";
 import { StdioClientTransport } from "../transports/stdio/client.js";
 import type { Transport } from "../transports/transport.js";
+import { httpTransports, shouldFallBack } from "./connect-http.js";
 import { type ClientEvents, NOTIFICATION_EVENTS } from "./events.js";
 import { featureCapabilities, installFeatures } from "./features.js";
 import type { ClientOptions } from "./options.js";
 import { ToolResult } from "./tool-result.js";
+
+/** Whether the transport keeps a session it can start over (Streamable HTTP). */
+function hasSession(transport: Transport): transport is Transport & { resetSession(): void } {
+  return typeof (transport as { resetSession?: unknown }).resetSession === "function";
+}
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -32,19 +39,11 @@ const { version } = createRequire(import.meta.url)("../../package.json") as { ve
  * await client.close();
  */
 export class McpClient {
-  /** The server's name, version and display data. */
-  readonly serverInfo: Implementation;
-  /** What the server can do. */
-  readonly capabilities: ServerCapabilities;
-  /** How the server says it should be used, if it says. */
-  readonly instructions: string | undefined;
-  /** The negotiated protocol version. */
-  readonly protocolVersion: string;
-  /** The negotiated revision's rules. */
-  readonly revision: Revision;
+  private init: InitializeResult;
   private readonly events: Emitter<ClientEvents>;
   /** Shared with the `roots/list` handler, which answers with the current roots. */
   private readonly rootsState: { roots: Root[] };
+  private reinitializing: Promise<void> | undefined;
 
   private constructor(
     /** The JSON-RPC engine, for methods this class has no wrapper for. */
@@ -53,19 +52,61 @@ export class McpClient {
     init: InitializeResult,
     events: Emitter<ClientEvents>,
     rootsState: { roots: Root[] },
+    private readonly handshake: ClientHandshakeOptions,
   ) {
-    this.serverInfo = init.serverInfo;
-    this.capabilities = init.capabilities;
-    this.instructions = init.instructions;
-    this.protocolVersion = init.protocolVersion;
-    this.revision = revisionOf(init.protocolVersion)!;
+    this.init = init;
     this.events = events;
     this.rootsState = rootsState;
   }
 
-  /** Connects and completes the handshake. Rejects, and leaves nothing running, if either fails. */
+  /** The server's name, version and display data. */
+  get serverInfo(): Implementation {
+    return this.init.serverInfo;
+  }
+
+  /** What the server can do. */
+  get capabilities(): ServerCapabilities {
+    return this.init.capabilities;
+  }
+
+  /** How the server says it should be used, if it says. */
+  get instructions(): string | undefined {
+    return this.init.instructions;
+  }
+
+  /** The negotiated protocol version. */
+  get protocolVersion(): string {
+    return this.init.protocolVersion;
+  }
+
+  /** The negotiated revision's rules. */
+  get revision(): Revision {
+    return revisionOf(this.init.protocolVersion)!;
+  }
+
+  /**
+   * Connects and completes the handshake: spawns a stdio server (`command`), reaches an HTTP one
+   * (`url`: Streamable HTTP, falling back to legacy SSE on a 4xx), or uses a given `transport`.
+   * Rejects, and leaves nothing running, if it fails.
+   */
   static async connect(options: ClientOptions): Promise<McpClient> {
-    const transport = "transport" in options ? options.transport : new StdioClientTransport(options);
+    if (!("url" in options)) {
+      return McpClient.connectWith(
+        "transport" in options ? options.transport : new StdioClientTransport(options),
+        options,
+      );
+    }
+    const attempts = await httpTransports(options);
+    for (let i = 0; ; i++) {
+      try {
+        return await McpClient.connectWith(await attempts[i]!(), options);
+      } catch (error) {
+        if (i === attempts.length - 1 || !shouldFallBack(error)) throw error;
+      }
+    }
+  }
+
+  private static async connectWith(transport: Transport, options: ClientOptions): Promise<McpClient> {
     const peer = new Peer(transport, { requestTimeout: options.requestTimeout, trace: options.trace });
     // Listeners exist before the handshake, so nothing the server sends early is lost.
     const events = new Emitter<ClientEvents>();
@@ -76,15 +117,16 @@ export class McpClient {
     peer.onClose((error) => events.emit("close", error));
     const rootsState = { roots: options.roots ?? [] };
     installFeatures(peer, options, () => rootsState.roots);
+    const handshake: ClientHandshakeOptions = {
+      clientInfo: options.clientInfo ?? { name: "mcpkit", version },
+      capabilities: featureCapabilities(options, options.capabilities),
+      protocolVersion: options.protocolVersion,
+      timeout: options.handshakeTimeout,
+    };
     try {
       await peer.start();
-      const init = await clientHandshake(peer, {
-        clientInfo: options.clientInfo ?? { name: "mcpkit", version },
-        capabilities: featureCapabilities(options, options.capabilities),
-        protocolVersion: options.protocolVersion,
-        timeout: options.handshakeTimeout,
-      });
-      return new McpClient(peer, transport, init, events, rootsState);
+      const init = await clientHandshake(peer, handshake);
+      return new McpClient(peer, transport, init, events, rootsState, handshake);
     } catch (error) {
       await transport.close().catch(() => {});
       throw error;
@@ -102,17 +144,35 @@ export class McpClient {
   }
 
   /** Sends any request; the typed methods below are thin wrappers of this. */
-  request<T = Result>(
+  async request<T = Result>(
     method: string,
     params?: Record<string, unknown>,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.peer.request<T>(method, params, options);
+    try {
+      return await this.peer.request<T>(method, params, options);
+    } catch (error) {
+      if (!isSessionExpired(error) || !hasSession(this.transport)) throw error;
+      // The server forgot the session (restart, expiry): start a new one once, then retry.
+      await this.reinitialize(this.transport);
+      return this.peer.request<T>(method, params, options);
+    }
+  }
+
+  /** A new handshake on the same transport; concurrent callers share it. */
+  private reinitialize(transport: { resetSession(): void }): Promise<void> {
+    this.reinitializing ??= (async () => {
+      transport.resetSession();
+      this.init = await clientHandshake(this.peer, this.handshake);
+    })().finally(() => {
+      this.reinitializing = undefined;
+    });
+    return this.reinitializing;
   }
 
   /** Checks the server is alive. */
   async ping(options?: RequestOptions): Promise<void> {
-    await this.peer.request("ping", undefined, options);
+    await this.request("ping", undefined, options);
   }
 
   /** One page of `tools/list`. */
@@ -134,7 +194,7 @@ export class McpClient {
     args: Record<string, unknown> = {},
     options?: RequestOptions,
   ): Promise<ToolResult> {
-    const result = await this.peer.request<CallToolResult>("tools/call", { name, arguments: args }, options);
+    const result = await this.request<CallToolResult>("tools/call", { name, arguments: args }, options);
     return new ToolResult(result);
   }
 
@@ -150,18 +210,18 @@ export class McpClient {
 
   /** Reads a resource: text contents carry `text`, binary ones base64 `blob`. */
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.peer.request<ReadResourceResult>("resources/read", { uri }, options);
+    return this.request<ReadResourceResult>("resources/read", { uri }, options);
   }
 
   /** Asks for `resourceUpdated` events when `uri` changes. */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     this.require(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
-    await this.peer.request("resources/subscribe", { uri }, options);
+    await this.request("resources/subscribe", { uri }, options);
   }
 
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     this.require(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
-    await this.peer.request("resources/unsubscribe", { uri }, options);
+    await this.request("resources/unsubscribe", { uri }, options);
   }
 
   /** Every prompt, following every page. */
@@ -175,7 +235,7 @@ export class McpClient {
     args: Record<string, string> = {},
     options?: RequestOptions,
   ): Promise<GetPromptResult> {
-    return this.peer.request<GetPromptResult>("prompts/get", { name, arguments: args }, options);
+    return this.request<GetPromptResult>("prompts/get", { name, arguments: args }, options);
   }
 
   /** Completes a prompt argument or a template variable; `context` holds arguments already chosen. */
@@ -188,14 +248,14 @@ export class McpClient {
     this.require(this.capabilities.completions, "completions");
     const params: Record<string, unknown> = { ref, argument };
     if (context) params.context = { arguments: context };
-    const result = await this.peer.request<CompleteResult>("completion/complete", params, options);
+    const result = await this.request<CompleteResult>("completion/complete", params, options);
     return result.completion;
   }
 
   /** Asks the server to send log messages at `level` and above. */
   async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
     this.require(this.capabilities.logging, "logging");
-    await this.peer.request("logging/setLevel", { level }, options);
+    await this.request("logging/setLevel", { level }, options);
   }
 
   /** Replaces the roots and tells the server they changed. */
@@ -214,7 +274,7 @@ export class McpClient {
   }
 
   private page<T>(method: string, cursor: string | undefined, options?: RequestOptions): Promise<T> {
-    return this.peer.request<T>(method, cursor === undefined ? undefined : { cursor }, options);
+    return this.request<T>(method, cursor === undefined ? undefined : { cursor }, options);
   }
 
   /** Follows `nextCursor` to the end; a repeated cursor is an error, not an endless loop. */

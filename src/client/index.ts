@@ -1,5 +1,6 @@
 export { ErrorCode, McpError } from "../jsonrpc/errors.js";
 export type { RequestOptions } from "../protocol/peer.js";
+export { isSessionExpired } from "../transports/http/client-errors.js";
 export { McpClient } from "./client.js";
 export type { ClientEvents } from "./events.js";
 export type {
@@ -11,6 +12,7 @@ export type {
 export type {
   ClientOptions,
   CommonClientOptions,
+  HttpClientOptions,
   StdioClientOptions,
   TransportClientOptions,
 } from "./options.js";

@@ -1,6 +1,8 @@
 import type { MessageTrace } from "../protocol/peer.js";
 import type { Implementation } from "../protocol/types/base.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
+import type { ReconnectOptions } from "../transports/http/client-stream.js";
+import type { HeadersOption } from "../transports/http/request.js";
 import type { StdioServerParameters } from "../transports/stdio/client.js";
 import type { Transport } from "../transports/transport.js";
 import type { ClientFeatures } from "./features.js";
@@ -29,4 +31,22 @@ export interface TransportClientOptions extends CommonClientOptions {
 /** Spawn a server and talk to it over stdio. */
 export interface StdioClientOptions extends CommonClientOptions, StdioServerParameters {}
 
-export type ClientOptions = StdioClientOptions | TransportClientOptions;
+/**
+ * Reach a server over HTTP. Without `transport`, Streamable HTTP is tried first and, if the server
+ * answers the `initialize` POST with a 4xx status, the legacy HTTP+SSE transport at the same URL.
+ */
+export interface HttpClientOptions extends CommonClientOptions {
+  url: string | URL;
+  /** Sent with every request, including the GET stream; a function is called for each request. */
+  headers?: HeadersOption;
+  /** Force one transport instead of trying Streamable HTTP, then legacy SSE. */
+  transport?: "streamable-http" | "sse";
+  /** Send through this `fetch` instead of the built-in `node:http` client with keep-alive. */
+  fetch?: typeof fetch;
+  /** How lost SSE streams are resumed (Streamable HTTP). */
+  reconnect?: ReconnectOptions;
+  /** How long the legacy SSE transport waits for the `endpoint` event; default 30 s. */
+  endpointTimeout?: number;
+}
+
+export type ClientOptions = StdioClientOptions | TransportClientOptions | HttpClientOptions;

@@ -62,6 +62,7 @@ const TOOLS = [
   "test_error_handling",
   "test_image_content",
   "test_multiple_content_types",
+  "test_reconnection",
   "test_resource_link",
   "test_roots",
   "test_sampling",

@@ -131,7 +131,10 @@ export function registerTools(server: McpServer, watched: WatchedResource): void
     )
     .tool(
       "test_reconnection",
-      { description: "Closes its SSE stream mid-call; the client resumes with Last-Event-ID to get the result" },
+      {
+        description:
+          "Closes its SSE stream mid-call; the client resumes with Last-Event-ID to get the result",
+      },
       async (_args, ctx) => {
         ctx.closeStream();
         await sleep(200, ctx.signal);

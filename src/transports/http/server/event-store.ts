@@ -2,7 +2,8 @@ import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
 
 /**
  * Keeps the events of SSE streams so a client that lost a stream can resume it with
- * `Last-Event-ID`. Event ids must name their stream; `replayAfter` returns that stream's id.
+ * `Last-Event-ID`. Event ids must have the form `<stream id>:<position>`, so the session can check
+ * that a stream is its own before anything is replayed; `replayAfter` returns the stream's id.
  */
 export interface EventStore {
   /** Stores a message sent on a stream; returns its event id. */

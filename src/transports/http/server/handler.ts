@@ -259,6 +259,11 @@ export class StreamableHttpHandler {
         const cutoff = Date.now() - idle;
         for (const [id, entry] of this.sessions) {
           if (entry.lastUsed >= cutoff) continue;
+          // A request still being answered, or a client on a stream, is use too.
+          if (entry.transport.busy) {
+            entry.lastUsed = Date.now();
+            continue;
+          }
           this.sessions.delete(id);
           void entry.transport.close();
         }

@@ -31,15 +31,32 @@ class Stream {
   done = false;
   private keepAlive: NodeJS.Timeout | undefined;
   private tail: Promise<void> | undefined;
+  /** Messages written while no client listened, for the next plain GET (standalone stream only). */
+  private backlog: string[] | undefined;
 
   constructor(
     readonly id: string,
     private readonly options: StreamOptions,
     private readonly onEnd: (stream: Stream) => void,
-  ) {}
+    keepBacklog = false,
+  ) {
+    if (keepBacklog) this.backlog = [];
+  }
 
-  attach(sink: SseSink): void {
+  /** Whether a client is reading this stream now. */
+  get listening(): boolean {
+    return this.sink !== undefined && !this.sink.closed;
+  }
+
+  /** Starts writing to a client; `resumed` means it got the missed events by replay instead. */
+  attach(sink: SseSink, resumed = false): void {
     this.sink = sink;
+    if (!resumed) this.prime();
+    const backlog = this.backlog;
+    if (backlog && backlog.length > 0) {
+      this.backlog = [];
+      if (!resumed) for (const event of backlog) sink.write(event);
+    }
     if (this.options.keepAliveInterval > 0) {
       this.keepAlive = setInterval(() => sink.write(": keep-alive\n\n"), this.options.keepAliveInterval);
       this.keepAlive.unref();
@@ -64,7 +81,7 @@ class Stream {
   }
 
   /** The priming event: an id and a retry interval before any message, so a client can resume at once. */
-  prime(): void {
+  private prime(): void {
     const retry = this.options.retryInterval;
     if (!this.options.eventStore && retry === undefined) return;
     const id = this.options.eventStore ? `${this.id}:0` : undefined;
@@ -93,7 +110,13 @@ class Stream {
   }
 
   private emit(id: string | undefined, message: JSONRPCMessage): void {
-    this.sink?.write(formatSseEvent({ id, data: JSON.stringify(message) }));
+    const event = formatSseEvent({ id, data: JSON.stringify(message) });
+    if (this.sink) {
+      this.sink.write(event);
+    } else if (this.backlog) {
+      this.backlog.push(event);
+      if (this.backlog.length > MAX_BACKLOG) this.backlog.shift();
+    }
   }
 }
 
@@ -105,6 +128,9 @@ interface PendingPost {
 }
 
 let streamCounter = 0;
+
+/** The most undelivered messages the GET stream keeps for a client that has not opened it yet. */
+const MAX_BACKLOG = 1000;
 
 /**
  * The transport of one Streamable HTTP session: messages arrive from POSTs; each answer goes back
@@ -147,30 +173,31 @@ export class HttpSessionTransport implements Transport {
     const store = this.options.eventStore;
     if (lastEventId !== undefined && store) {
       const sink = exchange.openStream(this.streamHeaders());
+      // Event ids are `<stream id>:<position>`: only this session's own streams are replayed.
+      const stream = this.resumable.get(lastEventId.slice(0, lastEventId.lastIndexOf(":")));
+      if (!stream) {
+        sink.end();
+        return;
+      }
       const replayed = store.replayAfter(lastEventId, (id, message) =>
         sink.write(formatSseEvent({ id, data: JSON.stringify(message) })),
       );
       // A synchronous store replays and attaches in one step, so no message falls in between.
-      // A priming id (`<stream>:0`) names a stream the store may hold nothing of yet.
-      const streamId =
-        (replayed instanceof Promise ? await replayed : replayed) ??
-        lastEventId.slice(0, lastEventId.lastIndexOf(":"));
-      const stream = this.resumable.get(streamId);
-      if (stream && !stream.done) {
-        stream.attach(sink);
-      } else {
-        if (stream) this.resumable.delete(stream.id);
+      if (replayed instanceof Promise) await replayed;
+      if (stream.done) {
+        this.resumable.delete(stream.id);
         sink.end();
+      } else {
+        stream.attach(sink, true);
       }
       return;
     }
-    if (this.standalone?.sink && !this.standalone.sink.closed) {
+    if (this.standalone?.listening) {
       exchange.respond(409, { "content-type": "application/json", ...this.options.headers() }, conflict);
       return;
     }
-    this.standalone ??= this.newStream();
+    this.standalone ??= this.newStream(true);
     this.standalone.attach(exchange.openStream(this.streamHeaders()));
-    this.standalone.prime();
   }
 
   send(message: JSONRPCMessage, relatedRequestId?: RequestId): void {
@@ -232,21 +259,25 @@ export class HttpSessionTransport implements Transport {
     post.stream = stream;
     stream.attach(post.exchange!.openStream(this.streamHeaders()));
     post.exchange = undefined;
-    stream.prime();
     return stream;
   }
 
   private sendStandalone(message: JSONRPCMessage): void {
-    // Without a GET stream, a resumable session still stores the message for a later GET.
-    if (!this.standalone && !this.options.eventStore) return;
-    this.standalone ??= this.newStream();
+    // Before the client opens its GET stream, the stream keeps what it would have received.
+    this.standalone ??= this.newStream(true);
     this.standalone.write(message);
   }
 
-  private newStream(): Stream {
-    const stream = new Stream(`${this.sessionId ?? "stateless"}-${++streamCounter}`, this.options, (ended) =>
-      this.resumable.delete(ended.id),
-    );
+  /** Whether a request is being answered or a client is listening: such a session is not idle. */
+  get busy(): boolean {
+    if (this.byRequest.size > 0 || this.standalone?.listening) return true;
+    for (const stream of this.resumable.values()) if (stream.listening) return true;
+    return false;
+  }
+
+  private newStream(keepBacklog = false): Stream {
+    const id = `${this.sessionId ?? "stateless"}-${++streamCounter}`;
+    const stream = new Stream(id, this.options, (ended) => this.resumable.delete(ended.id), keepBacklog);
     if (this.options.eventStore) this.resumable.set(stream.id, stream);
     return stream;
   }

@@ -1,0 +1,34 @@
+import { McpError } from "../jsonrpc/errors.js";
+import type { Transport } from "../transports/transport.js";
+import type { HttpClientOptions } from "./options.js";
+
+/** A failure that means "this server has no Streamable HTTP endpoint here": a 4xx answer. */
+function isHttp4xx(error: unknown): boolean {
+  const status =
+    error instanceof McpError ? (error.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;
+  return status !== undefined && status >= 400 && status < 500;
+}
+
+/**
+ * The transports to try for a URL, in order. Loaded on demand, so stdio clients never load the
+ * HTTP code.
+ */
+export async function httpTransports(options: HttpClientOptions): Promise<(() => Promise<Transport>)[]> {
+  const { url, headers, fetch, reconnect, endpointTimeout } = options;
+  const streamable = async () => {
+    const { StreamableHttpClientTransport } = await import("../transports/http/client.js");
+    return new StreamableHttpClientTransport({ url, headers, fetch, reconnect });
+  };
+  const sse = async () => {
+    const { SseClientTransport } = await import("../transports/sse/client.js");
+    return new SseClientTransport({ url, headers, fetch, endpointTimeout });
+  };
+  if (options.transport === "streamable-http") return [streamable];
+  if (options.transport === "sse") return [sse];
+  return [streamable, sse];
+}
+
+/** Whether to fall back from Streamable HTTP to legacy SSE after this connection failure. */
+export function shouldFallBack(error: unknown): boolean {
+  return isHttp4xx(error);
+}

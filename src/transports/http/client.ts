@@ -1,0 +1,275 @@
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { isRequest, type JSONRPCMessage, type RequestId } from "../../jsonrpc/messages.js";
+import type { Transport, TransportHandlers } from "../transport.js";
+import { httpStatusError, transportError } from "./client-errors.js";
+import { DEFAULT_RECONNECT, type ReconnectOptions, SseStream, type StreamHost } from "./client-stream.js";
+import { NodeHttpClient } from "./node-request.js";
+import {
+  customHeaders,
+  FetchHttpClient,
+  type HeadersOption,
+  type HttpClient,
+  type HttpResponse,
+  mediaType,
+} from "./request.js";
+
+export interface StreamableHttpClientOptions {
+  /** The server's MCP endpoint. */
+  url: string | URL;
+  /** Sent with every request (POST, GET and DELETE); a function is called for each request. */
+  headers?: HeadersOption;
+  /** Send through this `fetch` instead of the default `node:http` client with keep-alive. */
+  fetch?: typeof fetch;
+  /** How lost SSE streams are resumed. */
+  reconnect?: ReconnectOptions;
+  /** The most the `DELETE` of the session may take on `close()`, in ms. Default 2000. */
+  closeTimeout?: number;
+}
+
+/**
+ * The client side of the Streamable HTTP transport (2025-03-26 and later). Each message is POSTed
+ * to the MCP endpoint; the answer comes as JSON or as an SSE stream, which is resumed with GET and
+ * `Last-Event-ID` when it drops before the answer. After the handshake a GET stream listens for
+ * what the server sends outside any request.
+ *
+ * A request that fails at the HTTP level is answered locally with a JSON-RPC error (code -32603,
+ * the status and the start of the body in the message). HTTP 404 to a request carrying the
+ * session id is the session-expired error (see `isSessionExpired`): call `resetSession()`,
+ * initialize again and retry.
+ */
+export class StreamableHttpClientTransport implements Transport {
+  readonly url: URL;
+  private readonly http: HttpClient;
+  private readonly reconnect: Required<ReconnectOptions>;
+  private handlers: TransportHandlers | undefined;
+  private session: string | undefined;
+  private version: string | undefined;
+  private initializeId: RequestId | undefined;
+  /** Every request and stream in flight, aborted on close. */
+  private readonly inflight = new Set<AbortController>();
+  /** The POST of each request in flight, by request id, so cancelling stops following it. */
+  private readonly requests = new Map<RequestId, AbortController>();
+  private standalone: AbortController | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly options: StreamableHttpClientOptions) {
+    this.url = new URL(options.url);
+    this.http = options.fetch ? new FetchHttpClient(options.fetch) : new NodeHttpClient();
+    const reconnect = options.reconnect ?? {};
+    this.reconnect = {
+      initialDelay: reconnect.initialDelay ?? DEFAULT_RECONNECT.initialDelay,
+      maxDelay: reconnect.maxDelay ?? DEFAULT_RECONNECT.maxDelay,
+      maxRetries: reconnect.maxRetries ?? DEFAULT_RECONNECT.maxRetries,
+    };
+  }
+
+  /** The session id the server assigned at initialization, if any. */
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  /** The protocol version sent in `MCP-Protocol-Version`, once negotiated. */
+  get protocolVersion(): string | undefined {
+    return this.version;
+  }
+
+  /** Sets the version sent in `MCP-Protocol-Version` (it is also read from the initialize result). */
+  setProtocolVersion(version: string): void {
+    this.version = version;
+  }
+
+  /** Forgets the session (and its protocol version, and its GET stream), to initialize a new one. */
+  resetSession(): void {
+    this.session = undefined;
+    this.version = undefined;
+    this.standalone?.abort();
+    this.standalone = undefined;
+  }
+
+  async start(handlers: TransportHandlers): Promise<void> {
+    if (this.handlers) throw new Error("StreamableHttpClientTransport was already started");
+    this.handlers = handlers;
+  }
+
+  send(message: JSONRPCMessage): void {
+    if (this.closing || !this.handlers) {
+      throw new McpError(ErrorCode.ConnectionClosed, "the Streamable HTTP transport is closed");
+    }
+    if ("method" in message && message.method === "notifications/cancelled") {
+      const id = message.params?.requestId as RequestId | undefined;
+      if (id !== undefined) this.requests.get(id)?.abort();
+    }
+    void this.post(message);
+  }
+
+  /** Aborts everything in flight, ends the session with DELETE (best effort), then reports the close. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    for (const controller of this.inflight) controller.abort();
+    this.inflight.clear();
+    this.requests.clear();
+    this.standalone = undefined;
+    if (this.session !== undefined && this.handlers) {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), this.options.closeTimeout ?? 2000);
+      try {
+        const response = await this.http.request({
+          method: "DELETE",
+          url: this.url,
+          headers: await this.headers(false),
+          signal: controller.signal,
+        });
+        response.discard();
+      } catch {
+        // Best effort: the server expires the session on its own.
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    this.http.close();
+    this.handlers?.onclose();
+  }
+
+  /** Custom headers, then the session's (`initialize` starts a new session, so it carries none). */
+  private async headers(initialize: boolean): Promise<Record<string, string>> {
+    const headers = await customHeaders(this.options.headers);
+    if (!initialize) {
+      if (this.session !== undefined) headers["mcp-session-id"] = this.session;
+      if (this.version !== undefined) headers["mcp-protocol-version"] = this.version;
+    }
+    return headers;
+  }
+
+  private what(method: string): string {
+    return `${method} ${this.url.origin}${this.url.pathname}`;
+  }
+
+  private async post(message: JSONRPCMessage): Promise<void> {
+    const controller = new AbortController();
+    this.inflight.add(controller);
+    const requestId = isRequest(message) ? message.id : undefined;
+    if (requestId !== undefined) this.requests.set(requestId, controller);
+    const initialize = "method" in message && message.method === "initialize";
+    if (initialize) this.initializeId = requestId;
+    const what = this.what("POST");
+    try {
+      const headers = await this.headers(initialize);
+      headers["content-type"] = "application/json";
+      headers.accept = "application/json, text/event-stream";
+      const response = await this.http.request({
+        method: "POST",
+        url: this.url,
+        headers,
+        body: JSON.stringify(message),
+        signal: controller.signal,
+      });
+      if (response.status < 200 || response.status >= 300) {
+        throw await httpStatusError(response, what, headers["mcp-session-id"] !== undefined);
+      }
+      // The answer to initialize starts the session (servers without sessions send no id).
+      if (initialize) this.session = response.header("mcp-session-id");
+      if (requestId === undefined) {
+        response.discard();
+        if ("method" in message && message.method === "notifications/initialized") this.listen();
+        return;
+      }
+      await this.answer(requestId, response, controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted || this.closing) return;
+      this.fail(message, transportError(error, what));
+    } finally {
+      this.inflight.delete(controller);
+      if (requestId !== undefined && this.requests.get(requestId) === controller)
+        this.requests.delete(requestId);
+    }
+  }
+
+  /** Reads the answer to a request: one JSON body, or an event stream followed to the response. */
+  private async answer(id: RequestId, response: HttpResponse, signal: AbortSignal): Promise<void> {
+    const type = mediaType(response.header("content-type"));
+    if (type === "text/event-stream") {
+      const end = await new SseStream(this.host(), signal, id).run(response);
+      if (end.kind === "failed") throw end.error;
+      return;
+    }
+    if (type !== "application/json") {
+      response.discard();
+      throw new Error(`the server answered with ${type || "no content type"}, not JSON or an event stream`);
+    }
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new Error(`the server's JSON response is not JSON: ${text.slice(0, 200)}`);
+    }
+    const messages = Array.isArray(body) ? body : [body];
+    let answered = false;
+    for (const message of messages) {
+      if (this.closing) return;
+      if (typeof message === "object" && message !== null && !("method" in message) && message.id === id) {
+        answered = true;
+      }
+      this.deliver(message);
+    }
+    if (!answered) throw new Error(`the server's JSON response holds no response to request ${id}`);
+  }
+
+  /** Opens the standalone GET stream, for what the server sends outside any request. */
+  private listen(): void {
+    if (this.standalone || this.closing) return;
+    const controller = new AbortController();
+    this.standalone = controller;
+    this.inflight.add(controller);
+    void new SseStream(this.host(), controller.signal).run(undefined).then((end) => {
+      this.inflight.delete(controller);
+      if (this.standalone === controller) this.standalone = undefined;
+      if (end.kind === "failed" && !this.closing) this.handlers?.onerror(end.error);
+    });
+  }
+
+  private host(): StreamHost {
+    return {
+      reconnect: this.reconnect,
+      get: async (lastEventId, signal) => {
+        const headers = await this.headers(false);
+        headers.accept = "text/event-stream";
+        if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
+        const response = await this.http.request({ method: "GET", url: this.url, headers, signal });
+        return { response, what: this.what("GET"), sentSession: headers["mcp-session-id"] !== undefined };
+      },
+      deliver: (message) => this.deliver(message),
+      error: (error) => this.handlers?.onerror(error),
+    };
+  }
+
+  /** Hands a message to the engine, noting the negotiated version from the initialize result. */
+  private deliver(message: unknown): void {
+    if (this.closing || !this.handlers) return;
+    const { id, result } = message as {
+      id?: unknown;
+      result?: { protocolVersion?: unknown; serverInfo?: unknown };
+    };
+    if (
+      id !== undefined &&
+      id === this.initializeId &&
+      typeof result?.protocolVersion === "string" &&
+      typeof result.serverInfo === "object"
+    ) {
+      this.version = result.protocolVersion;
+    }
+    this.handlers.onmessage(message);
+  }
+
+  /** A request's failure becomes its error response; any other message's is reported. */
+  private fail(message: JSONRPCMessage, error: McpError): void {
+    if (this.closing || !this.handlers) return;
+    if (isRequest(message))
+      this.handlers.onmessage({ jsonrpc: "2.0", id: message.id, error: error.toJSON() });
+    else this.handlers.onerror(error);
+  }
+}

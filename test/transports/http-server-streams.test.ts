@@ -1,0 +1,295 @@
+/**
+ * Our Streamable HTTP server's streams against the official SDK clients on 127.0.0.1: resumption of a
+ * dropped POST stream with GET + `Last-Event-ID` (SDK v1 and v2, `ctx.closeStream()`), resumption from a
+ * priming event, what the GET stream carries, and idle-session expiry while a call is in flight.
+ * Every message either side sends is checked against the negotiated revision's schema.
+ */
+import type { IncomingMessage } from "node:http";
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { McpServer, type ServeHttpOptions } from "../../src/server/index.js";
+import { createEverythingServer } from "../../src/servers/everything/index.js";
+import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
+import { MessageLog } from "../helpers/spec-schema.js";
+
+const CLIENT_INFO = { name: "http-interop", version: "0.0.1" };
+const VERSION = "2025-11-25";
+
+type Message = Record<string, any>;
+interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+interface CallResult {
+  content: { type: string; text?: string }[];
+  isError?: boolean;
+}
+/** What the tests use of either SDK's client. */
+interface SdkClient {
+  call(name: string, onprogress?: (p: Progress) => void): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The SDK transport's `send` and the messages it delivers, recorded as "client" and "server". */
+function tap<T extends { send(message: any, options?: any): Promise<void>; onmessage?: unknown }>(
+  transport: T,
+  log: MessageLog,
+): T {
+  const send = transport.send.bind(transport);
+  transport.send = (message: unknown, options?: unknown) => {
+    log.record("client", message);
+    return send(message, options);
+  };
+  // Both SDKs chain an `onmessage` set before `connect`, and call it first.
+  transport.onmessage = (message: unknown) => log.record("server", message);
+  return transport;
+}
+
+async function connectV1(transport: HttpV1, log: MessageLog): Promise<SdkClient> {
+  const client = new ClientV1(CLIENT_INFO);
+  await client.connect(tap(transport, log));
+  clients.push(client);
+  return {
+    call: async (name, onprogress) =>
+      (await client.callTool({ name }, undefined, { onprogress })) as CallResult,
+    close: () => client.close(),
+  };
+}
+
+async function connectV2(url: string, log: MessageLog): Promise<SdkClient> {
+  const client = new ClientV2(CLIENT_INFO);
+  await client.connect(tap(new HttpV2(new URL(url)), log));
+  clients.push(client);
+  return {
+    call: async (name, onprogress) => (await client.callTool({ name }, { onprogress })) as CallResult,
+    close: () => client.close(),
+  };
+}
+
+const handles: HttpServerHandle[] = [];
+const clients: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => {});
+  for (const handle of handles.splice(0)) await handle.close();
+});
+
+/** Serves `server` on 127.0.0.1 port 0 and records every HTTP request's method and headers. */
+async function serve(server: McpServer, options: ServeHttpOptions = {}) {
+  const handle = await server.serveHttp(options);
+  handles.push(handle);
+  const requests: IncomingMessage[] = [];
+  handle.server.on("request", (req: IncomingMessage) => void requests.push(req));
+  return { handle, requests };
+}
+
+/** A server whose `drop` tool sends progress, ends its own SSE stream, then finishes. */
+function dropServer(): McpServer {
+  return new McpServer({ name: "drop", version: "1.0.0" }).tool(
+    "drop",
+    { description: "Closes its stream mid-call" },
+    async (_args, ctx) => {
+      ctx.progress(1, 2, "before the drop");
+      const closed = ctx.closeStream();
+      await sleep(150);
+      ctx.progress(2, 2, "after the drop");
+      await sleep(20);
+      return `closed=${closed}`;
+    },
+  );
+}
+
+describe.each([
+  { name: "SDK v1", connect: (url: string, log: MessageLog) => connectV1(new HttpV1(new URL(url)), log) },
+  { name: "SDK v2", connect: connectV2 },
+])("resumption after a dropped stream ($name)", ({ connect }) => {
+  it("reconnects with GET + Last-Event-ID and gets the rest of the call", async () => {
+    const { handle, requests } = await serve(dropServer(), { retryInterval: 50 });
+    const log = new MessageLog();
+    const client = await connect(handle.url, log);
+    const seen: Progress[] = [];
+    const result = await client.call("drop", (p) => void seen.push(p));
+    expect(result.content).toEqual([{ type: "text", text: "closed=true" }]);
+    const resumes = requests.filter((r) => r.method === "GET" && r.headers["last-event-id"] !== undefined);
+    expect(resumes).toHaveLength(1);
+    // The client resumes after the last event it saw: the first progress notification.
+    expect(resumes[0]!.headers["last-event-id"]).toMatch(/:1$/);
+    expect(resumes[0]!.headers["mcp-session-id"]).toBe(requests[1]!.headers["mcp-session-id"]);
+    expect(resumes[0]!.headers["mcp-session-id"]).toMatch(/^[\x21-\x7e]+$/);
+    expect(seen.map((p) => p.progress)).toEqual(seen.length === 2 ? [1, 2] : [1]);
+    const progress = log.entries.filter((e) => (e.message as Message).method === "notifications/progress");
+    expect(progress).toHaveLength(2);
+    expect(log.problems(VERSION)).toEqual([]);
+  });
+});
+
+describe("closeStream without an event store", () => {
+  it("leaves the stream open and returns false", async () => {
+    const { handle, requests } = await serve(dropServer(), { eventStore: false, retryInterval: 50 });
+    const log = new MessageLog();
+    const client = await connectV1(new HttpV1(new URL(handle.url)), log);
+    const seen: Progress[] = [];
+    const result = await client.call("drop", (p) => void seen.push(p));
+    expect(result.content).toEqual([{ type: "text", text: "closed=false" }]);
+    expect(requests.filter((r) => r.headers["last-event-id"] !== undefined)).toEqual([]);
+    expect(seen[0]?.progress).toBe(1);
+    expect(log.problems(VERSION)).toEqual([]);
+  });
+});
+
+describe("resumption from the priming event (SDK v1)", () => {
+  // A stream closed before any message: the client only saw the priming event (`<stream>:0`, empty data)
+  // and resumes from it (SEP-1699); the store holds nothing of that stream yet.
+  it.each(["auto", "sse"] as const)("gets the result (responseMode %s)", async (responseMode) => {
+    const { handle, requests } = await serve(createEverythingServer(), { retryInterval: 50, responseMode });
+    const log = new MessageLog();
+    const client = await connectV1(new HttpV1(new URL(handle.url)), log);
+    const result = await client.call("test_reconnection");
+    expect(result.content[0]?.text).toBe(
+      "Reconnection test completed: the result arrived on the resumed stream",
+    );
+    const resumes = requests.filter((r) => r.headers["last-event-id"] !== undefined);
+    expect(resumes.map((r) => r.headers["last-event-id"])).toEqual([expect.stringMatching(/:0$/)]);
+    expect(log.problems(VERSION)).toEqual([]);
+  });
+});
+
+/** The events of a complete SSE body: `id` and parsed `data` of each event that has data. */
+function parseSse(text: string): { id?: string; retry?: number; data?: Message }[] {
+  return text
+    .split(/\n\n/)
+    .filter((block) => block.trim() !== "" && !block.startsWith(":"))
+    .map((block) => {
+      const event: { id?: string; retry?: number; data?: Message } = {};
+      for (const line of block.split("\n")) {
+        const [field, ...rest] = line.split(":");
+        const value = rest.join(":").replace(/^ /, "");
+        if (field === "id") event.id = value;
+        if (field === "retry") event.retry = Number(value);
+        if (field === "data" && value !== "") event.data = JSON.parse(value);
+      }
+      return event;
+    });
+}
+
+/** The text of an event stream response, read for `ms` and then dropped. */
+async function readFor(response: Response, ms: number, abort: AbortController): Promise<string> {
+  const timer = setTimeout(() => abort.abort(), ms);
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    for await (const chunk of response.body!) text += decoder.decode(chunk as Uint8Array, { stream: true });
+  } catch {
+    // aborted
+  } finally {
+    clearTimeout(timer);
+  }
+  return text;
+}
+
+const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+
+/** Opens a session with raw requests; returns the headers of a POST on it. */
+async function rawSession(url: string): Promise<Record<string, string>> {
+  const init = await fetch(url, {
+    method: "POST",
+    headers: POST_HEADERS,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
+    }),
+  });
+  expect(init.status).toBe(200);
+  await init.text();
+  const headers = {
+    ...POST_HEADERS,
+    "mcp-session-id": init.headers.get("mcp-session-id")!,
+    "mcp-protocol-version": VERSION,
+  };
+  const initialized = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+  expect((await fetch(url, { method: "POST", headers, body: initialized })).status).toBe(202);
+  return headers;
+}
+
+/** The JSON-RPC messages a GET with `headers` receives in `ms`. */
+async function getMessages(url: string, headers: Record<string, string>, ms = 300): Promise<Message[]> {
+  const abort = new AbortController();
+  const get = await fetch(url, {
+    headers: { ...headers, accept: "text/event-stream" },
+    signal: abort.signal,
+  });
+  expect(get.status).toBe(200);
+  return parseSse(await readFor(get, ms, abort)).flatMap((e) => (e.data ? [e.data] : []));
+}
+
+describe("the GET stream", () => {
+  // A message sent before the client opens its GET stream is kept and delivered when it does.
+  it("delivers a message sent before the client opened it", async () => {
+    const server = createEverythingServer();
+    const { handle } = await serve(server);
+    const headers = await rawSession(handle.url);
+    server.log("info", "sent before the GET");
+    expect(await getMessages(handle.url, headers)).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: "info", data: "sent before the GET" },
+      },
+    ]);
+  });
+
+  // Event ids are only unique within a session (spec 2025-11-25, Resumability): a Last-Event-ID of another
+  // session's stream must replay nothing.
+  it("does not replay another session's stream to a Last-Event-ID", async () => {
+    const { handle } = await serve(createEverythingServer());
+    const a = await rawSession(handle.url);
+    const call = await fetch(handle.url, {
+      method: "POST",
+      headers: a,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: "secret" } },
+      }),
+    });
+    expect(call.headers.get("content-type")).toBe("text/event-stream");
+    const firstId = parseSse(await call.text())[0]!.id!;
+    expect(firstId).toMatch(new RegExp(`^${a["mcp-session-id"]}-\\d+:0$`));
+
+    const b = await rawSession(handle.url);
+    expect(await getMessages(handle.url, { ...b, "last-event-id": firstId })).toEqual([]);
+  });
+});
+
+describe("idle sessions", () => {
+  // `sessionIdleTimeout` counts from the last activity: a request still being answered keeps the session.
+  it("keeps a session whose request is still being answered", async () => {
+    const server = new McpServer({ name: "slow", version: "1.0.0" }).tool(
+      "slow",
+      { description: "Takes 400 ms, with progress" },
+      async (_args, ctx) => {
+        for (let step = 0; step < 4; step++) {
+          ctx.progress(step, 4);
+          await sleep(100);
+        }
+        return "slow done";
+      },
+    );
+    const { handle } = await serve(server, { sessionIdleTimeout: 100 });
+    const client = new ClientV1(CLIENT_INFO);
+    clients.push(client);
+    await client.connect(new HttpV1(new URL(handle.url)));
+    const result = await client.callTool({ name: "slow" }, undefined, {
+      timeout: 2000,
+      onprogress: () => {},
+    });
+    expect(result.content).toEqual([{ type: "text", text: "slow done" }]);
+  });
+});
