@@ -69,7 +69,7 @@ if (leg === "server") {
 } else {
   // Timing-sensitive scenarios run alone, after the rest, so a loaded machine cannot make them flaky.
   const alone = ["sse-retry"];
-  const command = `node ${join(root, "build/fixtures/client.js")}`;
+  const command = `node ${join(root, "test/fixtures/conformance-client.js")}`;
   const { out } = await run(["-r", revision, "--details", "client", command]);
   for (const [name, status] of results(out)) if (!alone.includes(name)) outcomes.set(name, status);
   for (const name of alone) {

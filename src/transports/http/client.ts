@@ -50,6 +50,8 @@ export class StreamableHttpClientTransport implements Transport {
   /** The POST of each request in flight, by request id, so cancelling stops following it. */
   private readonly requests = new Map<RequestId, AbortController>();
   private standalone: AbortController | undefined;
+  /** Settles once the GET stream is open after the handshake; sends made before wait for it. */
+  private gate: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: StreamableHttpClientOptions) {
@@ -99,7 +101,15 @@ export class StreamableHttpClientTransport implements Transport {
       const id = message.params?.requestId as RequestId | undefined;
       if (id !== undefined) this.requests.get(id)?.abort();
     }
-    void this.post(message);
+    if ("method" in message && message.method === "notifications/initialized") {
+      // Until the GET stream is open, what the server sends outside a request could be lost:
+      // later messages wait for it (a server without one answers 405 at once).
+      this.gate = this.post(message);
+    } else if (this.gate) {
+      void this.gate.then(() => this.post(message));
+    } else {
+      void this.post(message);
+    }
   }
 
   /** Aborts everything in flight, ends the session with DELETE (best effort), then reports the close. */
@@ -174,7 +184,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (initialize) this.session = response.header("mcp-session-id");
       if (requestId === undefined) {
         response.discard();
-        if ("method" in message && message.method === "notifications/initialized") this.listen();
+        if ("method" in message && message.method === "notifications/initialized") await this.listen();
         return;
       }
       await this.answer(requestId, response, controller.signal);
@@ -220,16 +230,35 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Opens the standalone GET stream, for what the server sends outside any request. */
-  private listen(): void {
-    if (this.standalone || this.closing) return;
+  /** Opens the standalone GET stream; resolves once the server answered it (or after 5 s). */
+  private listen(): Promise<void> {
+    if (this.standalone || this.closing) return Promise.resolve();
     const controller = new AbortController();
     this.standalone = controller;
     this.inflight.add(controller);
-    void new SseStream(this.host(), controller.signal).run(undefined).then((end) => {
+    let opened!: () => void;
+    const ready = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    const timer = setTimeout(opened, 5000);
+    const host = this.host();
+    const get = host.get;
+    host.get = async (lastEventId, signal) => {
+      try {
+        return await get(lastEventId, signal);
+      } finally {
+        clearTimeout(timer);
+        opened();
+      }
+    };
+    void new SseStream(host, controller.signal).run(undefined).then((end) => {
+      clearTimeout(timer);
+      opened();
       this.inflight.delete(controller);
       if (this.standalone === controller) this.standalone = undefined;
       if (end.kind === "failed" && !this.closing) this.handlers?.onerror(end.error);
     });
+    return ready;
   }
 
   private host(): StreamHost {
