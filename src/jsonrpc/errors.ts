@@ -22,6 +22,12 @@ export const ErrorCode = {
   RequestCancelled: -32800,
   /** The server needs URL-mode elicitation before it can answer. */
   UrlElicitationRequired: -32042,
+  /** 2026-07-28: an HTTP header disagrees with the body (or is missing). */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability the request did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the server does not speak the request's protocol version. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

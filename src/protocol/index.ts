@@ -2,6 +2,7 @@ export * from "./content.js";
 export * from "./elicitation.js";
 export * from "./emitter.js";
 export * from "./handshake.js";
+export * from "./modern.js";
 export * from "./negotiate.js";
 export * from "./peer.js";
 export * from "./revisions/index.js";

@@ -2,8 +2,11 @@ import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import { requestedSchemaProblems } from "../protocol/elicitation.js";
 import type { IncomingRequest } from "../protocol/incoming.js";
+import { missingCapability, type RequestMeta } from "../protocol/modern.js";
 import type { RequestOptions } from "../protocol/outgoing.js";
-import type { Meta } from "../protocol/types/base.js";
+import { revision_2026_07_28 } from "../protocol/revisions/2026-07-28.js";
+import type { Revision } from "../protocol/revisions/revision.js";
+import type { Implementation, Meta } from "../protocol/types/base.js";
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -12,15 +15,37 @@ import type {
   LoggingLevel,
   Root,
 } from "../protocol/types/client-features.js";
+import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
+import type { InputMethod, InputRound } from "./input-round.js";
+import { passes } from "./logging.js";
 import type { ServerSession } from "./session.js";
 
-/** What a handler gets beside its arguments: the request, its session, and ways to talk back. */
+/** Options of `ctx.elicit`, `ctx.sample` and `ctx.listRoots`. */
+export interface AskOptions extends RequestOptions {
+  /**
+   * The key of this question in a multi round-trip request (2026-07-28); by default the method and
+   * its position among the handler's questions of that method.
+   */
+  key?: string;
+}
+
+/**
+ * What a handler gets beside its arguments: the request, its session, and ways to talk back. The
+ * same handler serves both eras: in a handshake session `elicit`/`sample`/`listRoots` send requests
+ * to the client; in a stateless (2026-07-28) request they become the `inputRequests` of a multi
+ * round-trip request, and the handler runs again with the answers.
+ */
 export class RequestContext {
+  /** Set by the server for stateless requests that may ask for input. */
+  round: InputRound | undefined;
+
   constructor(
     /** The request being handled. */
     readonly request: IncomingRequest,
     /** The connection it arrived on. */
     readonly session: ServerSession,
+    /** The stateless request's `_meta`, or `undefined` in a handshake session. */
+    readonly modern?: RequestMeta,
   ) {}
 
   /** The request's id. */
@@ -38,14 +63,25 @@ export class RequestContext {
     return this.request.meta;
   }
 
+  /** The revision this request speaks. */
+  get revision(): Revision | undefined {
+    return this.modern ? revision_2026_07_28 : this.session.revision;
+  }
+
+  /** What the client can do: declared in this request (stateless) or at the handshake. */
+  get clientCapabilities(): ClientCapabilities {
+    return this.modern ? this.modern.clientCapabilities : this.session.clientCapabilities;
+  }
+
+  /** Who the client says it is, if it says. */
+  get clientInfo(): Implementation | undefined {
+    return this.modern ? this.modern.clientInfo : this.session.clientInfo;
+  }
+
   /** Reports progress to the client, if it asked for progress; a no-op otherwise. */
   progress(progress: number, total?: number, message?: string): void {
     // A progress message exists from 2025-03-26 on.
-    this.request.progress(
-      progress,
-      total,
-      this.session.revision?.toolAnnotations === false ? undefined : message,
-    );
+    this.request.progress(progress, total, this.revision?.toolAnnotations === false ? undefined : message);
   }
 
   /**
@@ -57,60 +93,93 @@ export class RequestContext {
     return transport.closeRequestStream?.(this.request.id) ?? false;
   }
 
-  /** Sends a log message, if it passes the level the client set. */
+  /**
+   * Sends a log message, if it passes the level the client set: with `logging/setLevel` in a
+   * handshake session, or in this request's `_meta` (stateless; no level, no messages).
+   */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    this.session.log(level, data, logger, this.request.id);
+    if (!this.modern) {
+      this.session.log(level, data, logger, this.request.id);
+      return;
+    }
+    const minimum = this.modern.logLevel;
+    if (minimum === undefined || !passes(level, minimum)) return;
+    this.request.notify(
+      "notifications/message",
+      logger === undefined ? { level, data } : { level, logger, data },
+    );
   }
 
   /** Asks the client's LLM for a message (`sampling/createMessage`). */
-  async sample(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {
-    const sampling = this.session.clientCapabilities.sampling;
-    if (!sampling) throw this.missing("sampling", "sampling/createMessage");
-    if (params.tools && !sampling.tools) throw this.missing("sampling.tools", "sampling with tools");
-    return this.request.request<CreateMessageResult>("sampling/createMessage", { ...params }, options);
+  async sample(params: CreateMessageRequestParams, options?: AskOptions): Promise<CreateMessageResult> {
+    const sampling = this.clientCapabilities.sampling;
+    if (!sampling) throw this.missing({ sampling: {} }, "sampling/createMessage");
+    if (params.tools && !sampling.tools)
+      throw this.missing({ sampling: { tools: {} } }, "sampling with tools");
+    return this.ask<CreateMessageResult>("sampling/createMessage", { ...params }, options);
   }
 
   /**
    * Asks the user for input (`elicitation/create`): a form described by a flat schema, or (2025-11-25)
    * a URL to open. A declined or cancelled elicitation is a result, not an error.
    */
-  async elicit(params: ElicitRequestParams, options?: RequestOptions): Promise<ElicitResult> {
-    const revision = this.session.revision;
-    if (revision && !revision.serverRequests.has("elicitation/create")) {
+  async elicit(params: ElicitRequestParams, options?: AskOptions): Promise<ElicitResult> {
+    const revision = this.revision;
+    if (revision && revision.era === "legacy" && !revision.serverRequests.has("elicitation/create")) {
       throw new McpError(
         ErrorCode.InvalidRequest,
         `Elicitation does not exist in protocol ${revision.version}`,
       );
     }
-    const elicitation = this.session.clientCapabilities.elicitation;
-    if (!elicitation) throw this.missing("elicitation", "elicitation/create");
+    const elicitation = this.clientCapabilities.elicitation;
+    if (!elicitation) throw this.missing({ elicitation: {} }, "elicitation/create");
     if (params.mode === "url") {
-      if (!elicitation.url) throw this.missing("elicitation.url", "URL-mode elicitation");
+      if (!elicitation.url) throw this.missing({ elicitation: { url: {} } }, "URL-mode elicitation");
     } else {
       // An empty `elicitation: {}` means form mode, as before modes existed.
       if (elicitation.url && !elicitation.form && Object.keys(elicitation).length > 0) {
-        throw this.missing("elicitation.form", "form-mode elicitation");
+        throw this.missing({ elicitation: { form: {} } }, "form-mode elicitation");
       }
       const problems = requestedSchemaProblems(params.requestedSchema, revision?.version);
       if (problems.length > 0) {
         throw new TypeError(`The elicitation schema is outside what MCP allows: ${problems.join("; ")}`);
       }
     }
-    return this.request.request<ElicitResult>("elicitation/create", { ...params }, options);
+    return this.ask<ElicitResult>("elicitation/create", { ...params }, options);
   }
 
   /** The client's roots (`roots/list`). */
-  async listRoots(options?: RequestOptions): Promise<Root[]> {
-    if (!this.session.clientCapabilities.roots) throw this.missing("roots", "roots/list");
-    const result = await this.request.request<{ roots: Root[] }>("roots/list", undefined, options);
+  async listRoots(options?: AskOptions): Promise<Root[]> {
+    if (!this.clientCapabilities.roots) throw this.missing({ roots: {} }, "roots/list");
+    const result = await this.ask<{ roots: Root[] }>("roots/list", undefined, options);
     return result.roots;
   }
 
-  private missing(capability: string, what: string): McpError {
+  /** A request to the client (handshake era) or a question of this round (stateless). */
+  private ask<T>(
+    method: InputMethod,
+    params: Record<string, unknown> | undefined,
+    options?: AskOptions,
+  ): Promise<T> {
+    if (this.modern) {
+      if (!this.round) {
+        throw new McpError(
+          ErrorCode.InvalidRequest,
+          `${this.request.method} cannot ask the client for input`,
+        );
+      }
+      return this.round.ask(method, params, options?.key) as Promise<T>;
+    }
+    const { key: _key, ...requestOptions } = options ?? {};
+    return this.request.request<T>(method, params, requestOptions);
+  }
+
+  private missing(required: Record<string, object>, what: string): McpError {
+    if (this.modern) return missingCapability(required, what);
     const client = this.session.clientInfo?.name ?? "the client";
     return new McpError(
       ErrorCode.InvalidRequest,
-      `Cannot use ${what}: ${client} did not declare the ${capability} capability`,
+      `Cannot use ${what}: ${client} did not declare the ${Object.keys(required)[0]} capability`,
     );
   }
 }

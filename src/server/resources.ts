@@ -33,7 +33,12 @@ export type ReadTemplateResource = (
   ctx: RequestContext,
 ) => ResourceReturn | Promise<ResourceReturn>;
 
-export interface ResourceTemplateOptions {
+/** Caching hints for a resource's reads (2026-07-28), overriding the server's. */
+export interface ResourceCache {
+  cache?: { ttlMs?: number; cacheScope?: "public" | "private" };
+}
+
+export interface ResourceTemplateOptions extends ResourceCache {
   /** The concrete resources of this template, added to `resources/list`. */
   list?: (ctx: RequestContext) => Resource[] | Promise<Resource[]>;
   /** Completers for the template's variables, by variable name. */
@@ -43,6 +48,7 @@ export interface ResourceTemplateOptions {
 interface FixedResource {
   description: Resource;
   read: ReadResource;
+  cache: ResourceCache["cache"];
 }
 
 interface TemplateEntry {
@@ -75,9 +81,9 @@ export class ResourceRegistry {
     return false;
   }
 
-  add(uri: string, meta: ResourceMeta, read: ReadResource): void {
+  add(uri: string, meta: ResourceMeta, read: ReadResource, options: ResourceCache = {}): void {
     if (this.fixed.has(uri)) throw new Error(`A resource with URI "${uri}" is already registered`);
-    this.fixed.set(uri, { description: { uri, ...meta }, read });
+    this.fixed.set(uri, { description: { uri, ...meta }, read, cache: options.cache });
     this.onChange();
   }
 
@@ -128,6 +134,14 @@ export class ResourceRegistry {
     const { items, nextCursor } = this.templatePages.page(cursor);
     const resourceTemplates = items.map((entry) => adaptDescription(entry.description, revision));
     return nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor };
+  }
+
+  /** The caching hints of the resource a URI names, if it has its own. */
+  cacheHint(uri: string): ResourceCache["cache"] {
+    const fixed = this.fixed.get(uri);
+    if (fixed) return fixed.cache;
+    for (const entry of this.templates.values()) if (entry.template.match(uri)) return entry.options.cache;
+    return undefined;
   }
 
   /** Whether a URI names a resource: a fixed one or one a template matches. */

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { IncomingRequest } from "../protocol/incoming.js";
-import type { MessageTrace, RequestHandler } from "../protocol/peer.js";
-import { LEGACY_VERSIONS } from "../protocol/revisions/index.js";
+import { isModernRequest, readRequestMeta } from "../protocol/modern.js";
+import type { MessageTrace } from "../protocol/peer.js";
+import { SUPPORTED_VERSIONS } from "../protocol/revisions/index.js";
 import type { SchemaLike } from "../protocol/schema/validator.js";
 import type { Implementation } from "../protocol/types/base.js";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
@@ -17,6 +17,7 @@ import { WebExchange } from "../transports/http/server/web.js";
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
 import type { Transport } from "../transports/transport.js";
 import { RequestContext } from "./context.js";
+import { type CacheHint, modernError, modernResult, withInputRound } from "./modern-dispatch.js";
 import {
   type PromptArgs,
   type PromptArguments,
@@ -24,16 +25,29 @@ import {
   type PromptHandler,
   PromptRegistry,
 } from "./prompts.js";
+import { RequestStateSigner } from "./request-state.js";
 import {
   type ReadResource,
   type ReadTemplateResource,
+  type ResourceCache,
   type ResourceMeta,
   ResourceRegistry,
   type ResourceTemplateMeta,
   type ResourceTemplateOptions,
 } from "./resources.js";
 import { type ServerSession, ServerSession as Session, type SessionHost } from "./session.js";
+import { Subscriptions } from "./subscriptions.js";
 import { type ToolArgs, type ToolConfig, type ToolHandler, ToolRegistry } from "./tools.js";
+
+/** Methods that exist only statelessly (2026-07-28). */
+const MODERN_ONLY = new Set(["server/discover", "subscriptions/listen"]);
+
+function notOffered(method: string, capability: keyof ServerCapabilities): McpError {
+  return new McpError(
+    ErrorCode.MethodNotFound,
+    `Method not found: ${method} (no ${String(capability)} capability)`,
+  );
+}
 
 /** Who the server is, and what it tells clients about using it. */
 export interface ServerInfo extends Implementation {
@@ -48,8 +62,15 @@ export interface ServerOptions {
   requestTimeout?: number;
   /** Sees every message of every session. */
   trace?: MessageTrace;
-  /** Protocol versions to accept, newest first. Default: every handshake-era version. */
+  /** Protocol versions to accept, newest first. Default: every version, both eras. */
   supportedVersions?: readonly string[];
+  /** Caching hints of list and read results (2026-07-28). Default `{ ttlMs: 0, cacheScope: "private" }`. */
+  cache?: Partial<CacheHint>;
+  /**
+   * The key that signs the `requestState` of multi round-trip requests. Default: random per
+   * process; give every replica behind a load balancer the same one.
+   */
+  requestStateSecret?: string | Uint8Array;
   /** Declare these capabilities even before anything of the kind is registered. */
   capabilities?: { tools?: boolean; resources?: boolean; prompts?: boolean; completions?: boolean };
   /** Options of the web handler `server.fetch`. */
@@ -78,6 +99,9 @@ export class McpServer implements SessionHost {
   private readonly sessions = new Set<ServerSession>();
   private readonly changed = new Set<ListKind>();
   private webHandler: StreamableHttpHandler | undefined;
+  private readonly signer: RequestStateSigner;
+  private readonly cache: CacheHint;
+  private readonly subscriptions = new Subscriptions();
 
   constructor(
     info: ServerInfo,
@@ -86,7 +110,9 @@ export class McpServer implements SessionHost {
     const { instructions, ...serverInfo } = info;
     this.serverInfo = serverInfo;
     this.instructions = instructions;
-    this.supportedVersions = options.supportedVersions ?? LEGACY_VERSIONS;
+    this.supportedVersions = options.supportedVersions ?? SUPPORTED_VERSIONS;
+    this.signer = new RequestStateSigner(options.requestStateSecret);
+    this.cache = { ttlMs: 0, cacheScope: "private", ...options.cache };
     const pageSize = options.pageSize ?? 1000;
     this.tools = new ToolRegistry(pageSize, () => this.listChanged("tools"));
     this.resources = new ResourceRegistry(pageSize, () => this.listChanged("resources"));
@@ -108,8 +134,8 @@ export class McpServer implements SessionHost {
   }
 
   /** Registers a resource at a fixed URI; `read` returns text, bytes or contents. */
-  resource(uri: string, meta: ResourceMeta, read: ReadResource): this {
-    this.resources.add(uri, meta, read);
+  resource(uri: string, meta: ResourceMeta, read: ReadResource, options?: ResourceCache): this {
+    this.resources.add(uri, meta, read, options);
     return this;
   }
 
@@ -154,6 +180,7 @@ export class McpServer implements SessionHost {
 
   /** Tells the sessions subscribed to `uri` that it changed. */
   resourceUpdated(uri: string): void {
+    this.subscriptions.resourceUpdated(uri);
     for (const session of this.sessions) {
       if (session.subscriptions.has(uri)) session.notify("notifications/resources/updated", { uri });
     }
@@ -181,65 +208,72 @@ export class McpServer implements SessionHost {
   /** @internal */
   install(session: ServerSession): void {
     this.sessions.add(session);
-    const peer = session.peer;
-    const ctx = (request: IncomingRequest) => new RequestContext(request, session);
-    // A method of a capability the server did not declare is answered as unknown.
-    const needs =
-      (capability: keyof ServerCapabilities, handler: RequestHandler): RequestHandler =>
-      (params, request) => {
-        if (!session.capabilities[capability]) {
-          throw new McpError(
-            ErrorCode.MethodNotFound,
-            `Method not found: ${request.method} (no ${capability} capability)`,
+    type Handler = (params: Record<string, unknown>, ctx: RequestContext) => object | Promise<object>;
+    const handle = (method: string, capability: keyof ServerCapabilities | undefined, handler: Handler) => {
+      session.peer.setRequestHandler(method, (params, request) => {
+        if (isModernRequest(params) || MODERN_ONLY.has(method)) {
+          return this.serveModern(
+            method,
+            capability,
+            params,
+            new RequestContext(request, session, readRequestMeta(params)),
+            handler,
           );
         }
-        return handler(params, request);
-      };
-    peer.setRequestHandler(
-      "tools/list",
-      needs("tools", (params) => this.tools.list(params.cursor, session.revision!)),
+        // A method of a capability the server did not declare is answered as unknown.
+        if (capability && !session.capabilities[capability]) throw notOffered(method, capability);
+        return handler(params, new RequestContext(request, session));
+      });
+    };
+    handle("tools/list", "tools", (params, ctx) => this.tools.list(params.cursor, ctx.revision!));
+    handle("tools/call", "tools", (params, ctx) => this.tools.call(params, ctx));
+    handle("resources/list", "resources", (params, ctx) =>
+      this.resources.list(params.cursor, ctx, ctx.revision!),
     );
-    peer.setRequestHandler(
-      "tools/call",
-      needs("tools", (params, request) => this.tools.call(params, ctx(request))),
+    handle("resources/templates/list", "resources", (params, ctx) =>
+      this.resources.listTemplates(params.cursor, ctx.revision!),
     );
-    peer.setRequestHandler(
-      "resources/list",
-      needs("resources", (params, request) =>
-        this.resources.list(params.cursor, ctx(request), session.revision!),
-      ),
+    handle("resources/read", "resources", (params, ctx) => this.resources.read(params, ctx));
+    handle("resources/subscribe", "resources", (params) => this.subscribe(session, params.uri));
+    handle("resources/unsubscribe", "resources", (params) => {
+      session.subscriptions.delete(String(params.uri));
+      return {};
+    });
+    handle("prompts/list", "prompts", (params, ctx) => this.prompts.list(params.cursor, ctx.revision!));
+    handle("prompts/get", "prompts", (params, ctx) => this.prompts.get(params, ctx));
+    handle("completion/complete", "completions", (params) => this.complete(params));
+    handle("server/discover", undefined, () => this.discover());
+    handle("subscriptions/listen", undefined, (params, ctx) =>
+      this.subscriptions.listen(params, ctx.request, this.capabilities()),
     );
-    peer.setRequestHandler(
-      "resources/templates/list",
-      needs("resources", (params) => this.resources.listTemplates(params.cursor, session.revision!)),
-    );
-    peer.setRequestHandler(
-      "resources/read",
-      needs("resources", (params, request) => this.resources.read(params, ctx(request))),
-    );
-    peer.setRequestHandler(
-      "resources/subscribe",
-      needs("resources", (params) => this.subscribe(session, params.uri)),
-    );
-    peer.setRequestHandler(
-      "resources/unsubscribe",
-      needs("resources", (params) => {
-        session.subscriptions.delete(String(params.uri));
-        return {};
-      }),
-    );
-    peer.setRequestHandler(
-      "prompts/list",
-      needs("prompts", (params) => this.prompts.list(params.cursor, session.revision!)),
-    );
-    peer.setRequestHandler(
-      "prompts/get",
-      needs("prompts", (params, request) => this.prompts.get(params, ctx(request))),
-    );
-    peer.setRequestHandler(
-      "completion/complete",
-      needs("completions", (params) => this.complete(params)),
-    );
+  }
+
+  /** A stateless request: capabilities as of now, input rounds, and the 2026 result shape. */
+  private async serveModern(
+    method: string,
+    capability: keyof ServerCapabilities | undefined,
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+    handler: (params: Record<string, unknown>, ctx: RequestContext) => object | Promise<object>,
+  ): Promise<object> {
+    if (capability && !this.capabilities()[capability]) throw notOffered(method, capability);
+    try {
+      const result = await withInputRound(method, params, ctx, this.signer, async () => handler(params, ctx));
+      const cache = method === "resources/read" ? this.resources.cacheHint(String(params.uri)) : undefined;
+      return modernResult(method, result, this.serverInfo, { ...this.cache, ...cache });
+    } catch (error) {
+      throw modernError(error);
+    }
+  }
+
+  /** The answer to `server/discover`. */
+  private discover(): object {
+    const result: Record<string, unknown> = {
+      supportedVersions: [...this.supportedVersions],
+      capabilities: this.capabilities(),
+    };
+    if (this.instructions !== undefined) result.instructions = this.instructions;
+    return result;
   }
 
   /** @internal */
@@ -282,7 +316,7 @@ export class McpServer implements SessionHost {
     return listenHttp(
       (transport, init) => this.connect(transport, init).then(() => {}),
       this.supportedVersions,
-      options,
+      { paramHeaders: (tool) => this.tools.paramHeaders(tool), ...options },
     );
   }
 
@@ -294,7 +328,7 @@ export class McpServer implements SessionHost {
     this.webHandler ??= new StreamableHttpHandler(
       (transport, init) => this.connect(transport, init).then(() => {}),
       this.supportedVersions,
-      this.options.http,
+      { paramHeaders: (tool) => this.tools.paramHeaders(tool), ...this.options.http },
     );
     const exchange = new WebExchange(request);
     void this.webHandler.handle(exchange).catch((error: unknown) => {
@@ -355,6 +389,7 @@ export class McpServer implements SessionHost {
     this.changed.add(kind);
     if (this.changed.size > 1) return;
     queueMicrotask(() => {
+      for (const changedKind of this.changed) this.subscriptions.listChanged(changedKind);
       for (const session of this.sessions) {
         if (!session.revision) continue;
         for (const changedKind of this.changed) {

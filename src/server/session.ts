@@ -1,5 +1,11 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JSONRPCRequest, RequestId } from "../jsonrpc/messages.js";
+import {
+  isModernRequest,
+  type RequestMeta,
+  readRequestMeta,
+  unsupportedVersion,
+} from "../protocol/modern.js";
 import { chooseServerVersion } from "../protocol/negotiate.js";
 import { Peer, type PeerOptions } from "../protocol/peer.js";
 import { adaptDescription, type Revision, revisionOf } from "../protocol/revisions/index.js";
@@ -27,6 +33,9 @@ export interface SessionHost {
 
 const BEFORE_INIT = new Set(["initialize", "ping"]);
 
+/** Methods that exist only statelessly: they always need the request `_meta`. */
+const MODERN_ONLY = new Set(["server/discover", "subscriptions/listen"]);
+
 /**
  * One client connection of a server, in the handshake era: negotiates the revision in
  * `initialize` and refuses other requests until then.
@@ -52,14 +61,13 @@ export class ServerSession {
     transport: Transport,
     options: Pick<PeerOptions, "requestTimeout" | "trace"> & { assumeVersion?: string },
   ) {
-    this.peer = new Peer(transport, { ...options, guard: (request) => this.refuseEarly(request) });
+    this.peer = new Peer(transport, { ...options, guard: (request) => this.admit(request) });
     if (options.assumeVersion !== undefined) {
       // Stateless HTTP: no handshake; the request's MCP-Protocol-Version header stands for it.
       this.revision =
         revisionOf(options.assumeVersion) ??
         revisionOf(chooseServerVersion(options.assumeVersion, host.supportedVersions));
       this.capabilities = host.capabilities();
-      this.peer.guard = undefined;
     }
     this.initialized = new Promise((resolve) => {
       this.markInitialized = resolve;
@@ -105,22 +113,45 @@ export class ServerSession {
     return {};
   }
 
-  private refuseEarly(request: JSONRPCRequest): McpError | undefined {
-    if (this.revision || BEFORE_INIT.has(request.method)) return undefined;
-    return new McpError(
-      ErrorCode.InvalidRequest,
-      `Server not initialized: send initialize before ${request.method}`,
-    );
+  /**
+   * Lets a request through, or says why not. A request naming its version in `_meta` is served
+   * statelessly (2026-07-28) whatever the session did before; any other request follows the
+   * handshake rules.
+   */
+  private admit(request: JSONRPCRequest): McpError | undefined {
+    const method = request.method;
+    if (isModernRequest(request.params) || MODERN_ONLY.has(method)) {
+      let meta: RequestMeta;
+      try {
+        meta = readRequestMeta(request.params);
+      } catch (error) {
+        return error as McpError;
+      }
+      if (
+        !this.host.supportedVersions.includes(meta.protocolVersion) ||
+        revisionOf(meta.protocolVersion)?.era !== "modern"
+      ) {
+        return unsupportedVersion(meta.protocolVersion, this.host.supportedVersions);
+      }
+      if (!revisionOf(meta.protocolVersion)!.clientRequests.has(method)) {
+        return new McpError(
+          ErrorCode.MethodNotFound,
+          `Method not found: ${method} (not in protocol ${meta.protocolVersion})`,
+        );
+      }
+      return undefined;
+    }
+    if (this.revision || BEFORE_INIT.has(method)) return undefined;
+    return new McpError(ErrorCode.InvalidRequest, `Server not initialized: send initialize before ${method}`);
   }
 
   private initialize(params: Record<string, unknown>): InitializeResult {
     if (this.revision) throw new McpError(ErrorCode.InvalidRequest, "The session is already initialized");
-    const version = chooseServerVersion(params.protocolVersion, this.host.supportedVersions);
+    const legacy = this.host.supportedVersions.filter((v) => revisionOf(v)?.era === "legacy");
+    const version = chooseServerVersion(params.protocolVersion, legacy);
     this.revision = revisionOf(version);
     this.clientInfo = params.clientInfo as Implementation | undefined;
     this.clientCapabilities = (params.capabilities as ClientCapabilities | undefined) ?? {};
-    // From here on the guard has nothing left to refuse.
-    this.peer.guard = undefined;
     this.capabilities = this.host.capabilities();
     const result: InitializeResult = {
       protocolVersion: version,

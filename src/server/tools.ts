@@ -129,6 +129,19 @@ export class ToolRegistry {
     return removed;
   }
 
+  /** The `Mcp-Param-*` headers (lower-case) a tool's arguments are mirrored in, by `x-mcp-header`. */
+  paramHeaders(name: string): Record<string, string> | undefined {
+    const properties = this.tools.get(name)?.input.jsonSchema.properties as
+      | Record<string, { "x-mcp-header"?: unknown }>
+      | undefined;
+    let headers: Record<string, string> | undefined;
+    for (const [property, schema] of Object.entries(properties ?? {})) {
+      const header = schema?.["x-mcp-header"];
+      if (typeof header === "string") (headers ??= {})[`mcp-param-${header.toLowerCase()}`] = property;
+    }
+    return headers;
+  }
+
   list(cursor: unknown, revision: Revision): ListToolsResult {
     const { items, nextCursor } = this.pages.page(cursor);
     const result: ListToolsResult = { tools: items.map((tool) => adaptTool(tool.describe(), revision)) };

@@ -52,6 +52,7 @@ async function stillAlive(client: McpClient): Promise<void> {
   await expect(client.ping()).resolves.toBeUndefined();
 }
 
+/** The tools of the handshake-era conformance scenarios, and the ones the 2026-07-28 scenarios add. */
 const TOOLS = [
   "json_schema_2020_12_tool",
   "test_audio_content",
@@ -61,15 +62,29 @@ const TOOLS = [
   "test_embedded_resource",
   "test_error_handling",
   "test_image_content",
+  "test_input_required_result_capabilities",
+  "test_input_required_result_elicitation",
+  "test_input_required_result_list_roots",
+  "test_input_required_result_multi_round",
+  "test_input_required_result_multiple_inputs",
+  "test_input_required_result_request_state",
+  "test_input_required_result_sampling",
+  "test_input_required_result_tampered_state",
+  "test_logging_tool",
+  "test_missing_capability",
   "test_multiple_content_types",
   "test_reconnection",
   "test_resource_link",
   "test_roots",
   "test_sampling",
   "test_simple_text",
+  "test_streaming_elicitation",
   "test_tool_with_logging",
   "test_tool_with_progress",
+  "test_trigger_prompt_change",
+  "test_trigger_tool_change",
   "test_update_watched_resource",
+  "test_x_mcp_header",
 ];
 
 const PNG_1X1_RED =
@@ -461,6 +476,7 @@ describe("everything server: prompts", () => {
   it("lists its prompts with their arguments", async () => {
     const client = await start();
     expect(await client.listPrompts()).toEqual([
+      { name: "test_input_required_result_prompt", description: "Asks for context before it is written" },
       {
         name: "test_prompt_with_arguments",
         title: "Prompt With Arguments",

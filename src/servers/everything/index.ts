@@ -1,12 +1,13 @@
 import { McpServer } from "../../server/server.js";
 import { registerClientTools } from "./client-tools.js";
 import { PNG_DATA_URI } from "./media.js";
+import { registerModernTools } from "./modern-tools.js";
 import { registerPrompts } from "./prompts.js";
 import { registerResources, WatchedResource } from "./resources.js";
 import { registerTools } from "./tools.js";
 
 /**
- * The "everything" server: the conformance fixture for the handshake-era revisions. It offers the
+ * The "everything" server: the conformance fixture for both eras. It offers the
  * tools, resources, templates and prompts the MCP conformance referee calls (`test_simple_text`,
  * `test://static-text`, `test_simple_prompt`, …), plus completers, a resource link, a tool that
  * updates a subscribable resource and one that lists the client's roots. Each server has its own
@@ -24,6 +25,7 @@ export function createEverythingServer(): McpServer {
   const watched = new WatchedResource();
   registerTools(server, watched);
   registerClientTools(server);
+  registerModernTools(server);
   registerResources(server, watched);
   registerPrompts(server);
   return server;

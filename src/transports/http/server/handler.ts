@@ -1,9 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { ErrorCode } from "../../../jsonrpc/errors.js";
+import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import { type JSONRPCMessage, messageProblem, type RequestId } from "../../../jsonrpc/messages.js";
+import {
+  isModernRequest,
+  type RequestMeta,
+  readRequestMeta,
+  unsupportedVersion,
+} from "../../../protocol/modern.js";
+import { revisionOf } from "../../../protocol/revisions/index.js";
 import type { Transport } from "../../transport.js";
 import { type EventStore, MemoryEventStore } from "./event-store.js";
 import { BodyTooLargeError, type HttpExchange } from "./exchange.js";
+import { modernErrorStatus, modernHeaderProblem, type ParamHeaders } from "./modern-headers.js";
 import { type OriginPolicy, originProblem } from "./origin.js";
 import { HttpSessionTransport, type ResponseMode } from "./session-transport.js";
 
@@ -25,6 +33,8 @@ export interface StreamableHttpOptions extends OriginPolicy {
   maxBodySize?: number;
   /** Who makes the request (from its credentials); a session stays bound to whoever opened it. */
   principalOf?: (exchange: HttpExchange) => string | undefined;
+  /** For each tool, the `Mcp-Param-*` headers its arguments are mirrored in (2026-07-28). */
+  paramHeaders?: ParamHeaders;
 }
 
 /** Starts a server session on a transport; `assumeVersion` skips the handshake (stateless mode). */
@@ -106,8 +116,7 @@ export class StreamableHttpHandler {
         "Unsupported Media Type: Content-Type must be application/json",
       );
     }
-    const version = this.headerVersion(exchange);
-    if (version === null) return;
+    const version = exchange.header("mcp-protocol-version");
     let body: string;
     try {
       body = await exchange.readBody(this.options.maxBodySize ?? 4 * 1024 * 1024);
@@ -141,6 +150,15 @@ export class StreamableHttpHandler {
       );
     const message = value as JSONRPCMessage;
     const ids: RequestId[] = "method" in message && "id" in message ? [message.id] : [];
+    if (isModernMessage(message, version)) return this.postModern(exchange, message, ids, version);
+    if (version !== undefined && !this.supportedVersions.includes(version)) {
+      return reply(
+        exchange,
+        400,
+        ErrorCode.InvalidRequest,
+        unsupportedHeader(version, this.supportedVersions),
+      );
+    }
     const isInitialize = "method" in message && message.method === "initialize";
 
     if (this.options.stateless) {
@@ -163,6 +181,53 @@ export class StreamableHttpHandler {
     const entry = this.session(exchange);
     if (!entry) return;
     entry.transport.receive(exchange, [message], ids);
+  }
+
+  /**
+   * A stateless request (2026-07-28): its `_meta` and headers are checked, then it is served on its
+   * own, with no session; errors carry their HTTP status (400, 404).
+   */
+  private async postModern(
+    exchange: HttpExchange,
+    message: JSONRPCMessage,
+    ids: RequestId[],
+    version: string | undefined,
+  ) {
+    if ("method" in message && "id" in message) {
+      const refused = this.modernProblem(exchange, message, version);
+      if (refused) return replyError(exchange, modernErrorStatus(refused.code), refused, message.id);
+    }
+    const transport = new HttpSessionTransport(undefined, {
+      ...this.streamOptions(undefined, true),
+      errorStatus: modernErrorStatus,
+    });
+    await this.connect(transport, {});
+    transport.receive(exchange, [message], ids);
+    if (ids.length === 0) await transport.close();
+  }
+
+  /** Why a stateless request is refused before it is served, if it is. */
+  private modernProblem(
+    exchange: HttpExchange,
+    message: JSONRPCMessage,
+    version: string | undefined,
+  ): McpError | undefined {
+    let meta: RequestMeta;
+    try {
+      meta = readRequestMeta((message as { params?: Record<string, unknown> }).params);
+    } catch (error) {
+      return error as McpError;
+    }
+    if (version !== meta.protocolVersion) {
+      return new McpError(
+        ErrorCode.HeaderMismatch,
+        `Header mismatch: MCP-Protocol-Version header value '${version ?? ""}' does not match body value '${meta.protocolVersion}'`,
+      );
+    }
+    if (!this.supportedVersions.includes(version) || revisionOf(version)?.era !== "modern") {
+      return unsupportedVersion(version, this.supportedVersions);
+    }
+    return modernHeaderProblem(exchange, message, this.options.paramHeaders);
   }
 
   private async get(exchange: HttpExchange): Promise<void> {
@@ -230,12 +295,7 @@ export class StreamableHttpHandler {
   private headerVersion(exchange: HttpExchange): string | undefined | null {
     const version = exchange.header("mcp-protocol-version");
     if (version === undefined || this.supportedVersions.includes(version)) return version;
-    reply(
-      exchange,
-      400,
-      ErrorCode.InvalidRequest,
-      `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${this.supportedVersions.join(", ")})`,
-    );
+    reply(exchange, 400, ErrorCode.InvalidRequest, unsupportedHeader(version, this.supportedVersions));
     return null;
   }
 
@@ -244,7 +304,8 @@ export class StreamableHttpHandler {
     return {
       responseMode: this.options.responseMode ?? "auto",
       eventStore: stateless ? undefined : this.eventStore,
-      retryInterval: this.options.retryInterval ?? 1000,
+      // Stateless streams cannot be resumed, so they announce no retry interval.
+      retryInterval: stateless ? undefined : (this.options.retryInterval ?? 1000),
       keepAliveInterval: this.options.keepAliveInterval ?? 15_000,
       headers: () => headers,
       closeWhenAnswered: stateless,
@@ -278,6 +339,26 @@ export class StreamableHttpHandler {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
   }
+}
+
+/** Whether a POST speaks the stateless era: by its version header, its `_meta`, or a method only it has. */
+function isModernMessage(message: JSONRPCMessage, headerVersion: string | undefined): boolean {
+  if (headerVersion !== undefined && revisionOf(headerVersion)?.era === "modern") return true;
+  if (!("method" in message)) return false;
+  return (
+    isModernRequest(message.params) ||
+    message.method === "server/discover" ||
+    message.method === "subscriptions/listen"
+  );
+}
+
+function unsupportedHeader(version: string, supported: readonly string[]): string {
+  return `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${supported.join(", ")})`;
+}
+
+function replyError(exchange: HttpExchange, status: number, error: McpError, id: RequestId): void {
+  const body = JSON.stringify({ jsonrpc: "2.0", id, error: error.toJSON() });
+  exchange.respond(status, { "content-type": "application/json" }, body);
 }
 
 function accepts(accept: string, type: string): boolean {

@@ -17,8 +17,10 @@ export interface StreamOptions {
   keepAliveInterval: number;
   /** Headers every response of this session carries (the session id). */
   headers: () => Record<string, string>;
-  /** Stateless mode: the session ends once its one POST is answered. */
+  /** Stateless mode: the session ends once its one POST is answered, or when the client goes away. */
   closeWhenAnswered?: boolean;
+  /** The HTTP status of a JSON error response, by JSON-RPC code (2026-07-28 maps them); default 200. */
+  errorStatus?: (code: number) => number;
 }
 
 /**
@@ -242,7 +244,9 @@ export class HttpSessionTransport implements Transport {
     if (!post.stream && last && this.options.responseMode !== "sse") {
       // Only the response, and nothing before it: plain JSON is cheaper than a stream.
       const headers = { "content-type": "application/json", ...this.options.headers() };
-      post.exchange?.respond(200, headers, JSON.stringify(message));
+      const error = (message as { error?: { code: number } }).error;
+      const status = error && this.options.errorStatus ? this.options.errorStatus(error.code) : 200;
+      post.exchange?.respond(status, headers, JSON.stringify(message));
       post.exchange = undefined;
     } else {
       const stream = this.openPostStream(post);
@@ -257,7 +261,10 @@ export class HttpSessionTransport implements Transport {
     if (post.stream) return post.stream;
     const stream = this.newStream();
     post.stream = stream;
-    stream.attach(post.exchange!.openStream(this.streamHeaders()));
+    const sink = post.exchange!.openStream(this.streamHeaders());
+    // Without resumability, a client that closes the stream has cancelled the request.
+    if (this.options.closeWhenAnswered) sink.onClose(() => void this.close());
+    stream.attach(sink);
     post.exchange = undefined;
     return stream;
   }

@@ -1,0 +1,38 @@
+import { revision_2025_11_25 } from "./2025-11-25.js";
+import type { Revision } from "./revision.js";
+
+/**
+ * The stateless revision: no handshake, version and capabilities in every request's `_meta`,
+ * `server/discover`, multi round-trip requests instead of server→client requests,
+ * `subscriptions/listen` instead of the GET stream and `resources/subscribe`, caching hints.
+ */
+export const revision_2026_07_28: Revision = {
+  ...revision_2025_11_25,
+  version: "2026-07-28",
+  era: "modern",
+  clientRequests: new Set([
+    "server/discover",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "subscriptions/listen",
+  ]),
+  // Sampling, elicitation and roots travel inside InputRequiredResult, never as requests.
+  serverRequests: new Set(),
+  clientNotifications: new Set(["notifications/cancelled"]),
+  serverNotifications: new Set([
+    "notifications/cancelled",
+    "notifications/progress",
+    "notifications/message",
+    "notifications/resources/updated",
+    "notifications/resources/list_changed",
+    "notifications/tools/list_changed",
+    "notifications/prompts/list_changed",
+    "notifications/subscriptions/acknowledged",
+  ]),
+};

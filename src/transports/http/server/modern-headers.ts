@@ -1,0 +1,88 @@
+import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
+import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
+import type { HttpExchange } from "./exchange.js";
+
+/** Where `Mcp-Name` comes from, per method (2026-07-28, SEP-2243). */
+const NAME_SOURCE: Record<string, "name" | "uri"> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
+
+/** For a tool: its `Mcp-Param-*` headers (lower-case) and the argument each mirrors. */
+export type ParamHeaders = (tool: string) => Record<string, string> | undefined;
+
+/**
+ * A header value: plain, or `=?base64?…?=` which must be strictly valid base64. A value that only
+ * looks half like the sentinel is taken literally. `undefined` when the encoding is invalid.
+ */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!value.startsWith("=?base64?") || !value.endsWith("?=") || value.length < 11) return value;
+  const encoded = value.slice(9, -2);
+  if (encoded.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return undefined;
+  return Buffer.from(encoded, "base64").toString("utf8");
+}
+
+function mismatch(message: string): McpError {
+  return new McpError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
+}
+
+/** Checks `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` against the body; the error is -32020. */
+export function modernHeaderProblem(
+  exchange: HttpExchange,
+  message: JSONRPCMessage,
+  paramHeaders: ParamHeaders | undefined,
+): McpError | undefined {
+  if (!("method" in message)) return undefined;
+  const method = exchange.header("mcp-method");
+  if (method === undefined) return mismatch("the Mcp-Method header is required");
+  if (method !== message.method) {
+    return mismatch(`Mcp-Method header value '${method}' does not match body value '${message.method}'`);
+  }
+  const source = NAME_SOURCE[message.method];
+  if (!source) return undefined;
+  const expected = message.params?.[source];
+  const raw = exchange.header("mcp-name");
+  if (raw === undefined) return mismatch("the Mcp-Name header is required for " + message.method);
+  const name = decodeHeaderValue(raw.trim());
+  if (name === undefined) return mismatch("the Mcp-Name header is not valid base64");
+  if (name !== expected)
+    return mismatch(`Mcp-Name header value '${name}' does not match body value '${String(expected)}'`);
+  if (message.method !== "tools/call" || !paramHeaders) return undefined;
+  const mirrored = paramHeaders(name);
+  if (!mirrored) return undefined;
+  const args = (message.params?.arguments ?? {}) as Record<string, unknown>;
+  for (const [header, property] of Object.entries(mirrored)) {
+    const value = args[property];
+    const given = exchange.header(header);
+    if (value === undefined || value === null) {
+      if (given !== undefined) return mismatch(`${header} is set but argument '${property}' is absent`);
+      continue;
+    }
+    if (given === undefined) return mismatch(`${header} is required: it mirrors argument '${property}'`);
+    const decoded = decodeHeaderValue(given.trim());
+    if (decoded === undefined) return mismatch(`${header} is not valid base64`);
+    if (decoded !== String(value)) {
+      return mismatch(
+        `${header} header value '${decoded}' does not match argument '${property}' value '${String(value)}'`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** The HTTP status of a stateless request's JSON-RPC error (2026-07-28). */
+export function modernErrorStatus(code: number): number {
+  if (code === ErrorCode.MethodNotFound) return 404;
+  if (
+    code === ErrorCode.InvalidParams ||
+    code === ErrorCode.InvalidRequest ||
+    code === ErrorCode.ParseError ||
+    code === ErrorCode.HeaderMismatch ||
+    code === ErrorCode.MissingRequiredClientCapability ||
+    code === ErrorCode.UnsupportedProtocolVersion
+  ) {
+    return 400;
+  }
+  return 200;
+}
