@@ -153,6 +153,11 @@ export class ServerSession {
     this.clientInfo = params.clientInfo as Implementation | undefined;
     this.clientCapabilities = (params.capabilities as ClientCapabilities | undefined) ?? {};
     this.capabilities = this.host.capabilities();
+    // The completions capability arrived with 2025-03-26.
+    if (version === "2024-11-05" && this.capabilities.completions) {
+      const { completions: _absent, ...rest } = this.capabilities;
+      this.capabilities = rest;
+    }
     const result: InitializeResult = {
       protocolVersion: version,
       capabilities: this.capabilities,
