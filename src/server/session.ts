@@ -153,14 +153,15 @@ export class ServerSession {
     this.clientInfo = params.clientInfo as Implementation | undefined;
     this.clientCapabilities = (params.capabilities as ClientCapabilities | undefined) ?? {};
     this.capabilities = this.host.capabilities();
-    // The completions capability arrived with 2025-03-26.
-    if (version === "2024-11-05" && this.capabilities.completions) {
-      const { completions: _absent, ...rest } = this.capabilities;
-      this.capabilities = rest;
+    // The completions capability arrived with 2025-03-26; completion/complete itself is older.
+    let declared = this.capabilities;
+    if (version === "2024-11-05" && declared.completions) {
+      const { completions: _absent, ...rest } = declared;
+      declared = rest;
     }
     const result: InitializeResult = {
       protocolVersion: version,
-      capabilities: this.capabilities,
+      capabilities: declared,
       serverInfo: adaptDescription(this.host.serverInfo, this.revision!),
     };
     if (this.host.instructions !== undefined) result.instructions = this.host.instructions;
