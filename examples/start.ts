@@ -6,7 +6,7 @@ const serverScript = fileURLToPath(new URL("./calculator-server.js", import.meta
 const show = (value: unknown) => JSON.stringify(value);
 
 console.log(`Starting: node ${serverScript}\n`);
-console.log("Handshake:");
+console.log("Discovery (a 2026-07-28 server; an older one would get the initialize handshake instead):");
 let handshake = true;
 const client = await McpClient.connect({
   command: process.execPath,

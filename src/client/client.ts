@@ -1,7 +1,12 @@
 import { createRequire } from "node:module";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import { Emitter } from "../protocol/emitter.js";
-import { type ClientHandshakeOptions, clientHandshake } from "../protocol/handshake.js";
+import {
+  type ClientHandshakeOptions,
+  clientHandshake,
+  DEFAULT_HANDSHAKE_TIMEOUT,
+} from "../protocol/handshake.js";
 import { Peer, type RequestOptions } from "../protocol/peer.js";
 import { type Revision, revisionOf } from "../protocol/revisions/index.js";
 import type { Implementation, ProgressNotificationParams, Result } from "../protocol/types/base.js";
@@ -10,19 +15,62 @@ import type { CompleteReference, CompleteResult } from "../protocol/types/comple
 import type { InitializeResult, ServerCapabilities } from "../protocol/types/lifecycle.js";
 import type { GetPromptResult, Prompt } from "../protocol/types/prompts.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../protocol/types/resources.js";
-import type { CallToolResult, Tool } from "../protocol/types/tools.js";
+import type { CallToolResult, JsonSchema, Tool } from "../protocol/types/tools.js";
 import { isSessionExpired } from "../transports/http/client-errors.js";
+import {
+  encodeHeaderValue,
+  headerString,
+  paramHeadersOf,
+  valueAt,
+} from "../transports/http/param-headers.js";
 import { StdioClientTransport } from "../transports/stdio/client.js";
 import type { Transport } from "../transports/transport.js";
 import { httpTransports, shouldFallBack } from "./connect-http.js";
 import { type ClientEvents, NOTIFICATION_EVENTS } from "./events.js";
-import { featureCapabilities, installFeatures } from "./features.js";
+import { type FeatureAnswerer, featureAnswerer, featureCapabilities, installFeatures } from "./features.js";
+import { discover, type ModernIdentity, modernRequest, withMeta } from "./modern.js";
 import type { ClientOptions } from "./options.js";
+import { type AsToolsOptions, asTools, type McpTool } from "./tool-adapter.js";
 import { ToolResult } from "./tool-result.js";
 
 /** Whether the transport keeps a session it can start over (Streamable HTTP). */
 function hasSession(transport: Transport): transport is Transport & { resetSession(): void } {
   return typeof (transport as { resetSession?: unknown }).resetSession === "function";
+}
+
+/** How long the stateless probe waits before taking a silent server for one of the handshake era. */
+const PROBE_TIMEOUT = 5000;
+
+/** A listen stream stays open as long as the connection (the longest timer Node allows). */
+const LISTEN_TIMEOUT = 2 ** 31 - 1;
+
+/** Events that need a listen stream statelessly, and the capability that offers them. */
+const LIST_EVENTS: Record<string, "tools" | "prompts" | "resources"> = {
+  toolsListChanged: "tools",
+  promptsListChanged: "prompts",
+  resourcesListChanged: "resources",
+};
+
+/** What a subscriptions/listen request opts in to. */
+interface ListenFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+/** The Mcp-Param-* headers of a tools/call, from the tool's schema as last listed. */
+function mirroredParams(message: JSONRPCMessage, schemas: Map<string, JsonSchema>): Record<string, string> {
+  if (!("method" in message) || message.method !== "tools/call") return {};
+  const schema = schemas.get(String(message.params?.name));
+  const headers = schema ? paramHeadersOf(schema) : undefined;
+  if (!headers || typeof headers === "string") return {};
+  const out: Record<string, string> = {};
+  for (const { header, path } of headers) {
+    const value = headerString(valueAt(message.params?.arguments, path));
+    if (value !== undefined) out[header] = encodeHeaderValue(value);
+  }
+  return out;
 }
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
@@ -44,6 +92,7 @@ export class McpClient {
   /** Shared with the `roots/list` handler, which answers with the current roots. */
   private readonly rootsState: { roots: Root[] };
   private reinitializing: Promise<void> | undefined;
+  private listening: { filter: ListenFilter; controller: AbortController } | undefined;
 
   private constructor(
     /** The JSON-RPC engine, for methods this class has no wrapper for. */
@@ -53,6 +102,10 @@ export class McpClient {
     events: Emitter<ClientEvents>,
     rootsState: { roots: Root[] },
     private readonly handshake: ClientHandshakeOptions,
+    private readonly answer: FeatureAnswerer,
+    private readonly toolSchemas: Map<string, JsonSchema>,
+    /** Set when the client speaks the stateless revision (2026-07-28) with this server. */
+    private readonly modern?: ModernIdentity,
   ) {
     this.init = init;
     this.events = events;
@@ -99,14 +152,24 @@ export class McpClient {
     const attempts = await httpTransports(options);
     for (let i = 0; ; i++) {
       try {
-        return await McpClient.connectWith(await attempts[i]!(), options);
+        const transport = await attempts[i]!();
+        // The legacy HTTP+SSE transport exists only in the handshake era: no stateless probe there.
+        return await McpClient.connectWith(
+          transport,
+          options,
+          transport.constructor.name !== "SseClientTransport",
+        );
       } catch (error) {
         if (i === attempts.length - 1 || !shouldFallBack(error)) throw error;
       }
     }
   }
 
-  private static async connectWith(transport: Transport, options: ClientOptions): Promise<McpClient> {
+  private static async connectWith(
+    transport: Transport,
+    options: ClientOptions,
+    probe = true,
+  ): Promise<McpClient> {
     const peer = new Peer(transport, { requestTimeout: options.requestTimeout, trace: options.trace });
     // Listeners exist before the handshake, so nothing the server sends early is lost.
     const events = new Emitter<ClientEvents>();
@@ -116,7 +179,9 @@ export class McpClient {
     peer.onprogress = (params) => events.emit("progress", params as unknown as ProgressNotificationParams);
     peer.onClose((error) => events.emit("close", error));
     const rootsState = { roots: options.roots ?? [] };
-    installFeatures(peer, options, () => rootsState.roots);
+    const answer = featureAnswerer(options, () => rootsState.roots);
+    installFeatures(peer, options, answer);
+    const toolSchemas = new Map<string, JsonSchema>();
     const handshake: ClientHandshakeOptions = {
       clientInfo: options.clientInfo ?? { name: "mcpkit", version },
       capabilities: featureCapabilities(options, options.capabilities),
@@ -125,8 +190,30 @@ export class McpClient {
     };
     try {
       await peer.start();
+      const wanted = options.protocolVersion === undefined ? undefined : revisionOf(options.protocolVersion);
+      if (probe && wanted?.era !== "legacy") {
+        const identity = { clientCapabilities: handshake.capabilities, clientInfo: handshake.clientInfo };
+        const timeout = Math.min(options.handshakeTimeout ?? DEFAULT_HANDSHAKE_TIMEOUT, PROBE_TIMEOUT);
+        const found = await discover(peer, transport, identity, wanted?.version, timeout, (message) =>
+          mirroredParams(message, toolSchemas),
+        );
+        if (found) {
+          const modern = { ...identity, protocolVersion: found.protocolVersion };
+          return new McpClient(
+            peer,
+            transport,
+            found,
+            events,
+            rootsState,
+            handshake,
+            answer,
+            toolSchemas,
+            modern,
+          );
+        }
+      }
       const init = await clientHandshake(peer, handshake);
-      return new McpClient(peer, transport, init, events, rootsState, handshake);
+      return new McpClient(peer, transport, init, events, rootsState, handshake, answer, toolSchemas);
     } catch (error) {
       await transport.close().catch(() => {});
       throw error;
@@ -135,7 +222,28 @@ export class McpClient {
 
   /** Listens to a server notification or the end of the connection; returns the unsubscriber. */
   on<K extends keyof ClientEvents>(event: K, listener: (value: ClientEvents[K]) => void): () => void {
+    // Statelessly, change notifications come only on a subscriptions/listen stream: open it on demand.
+    const kind = LIST_EVENTS[event as string];
+    if (this.modern && kind && this.capabilities[kind]?.listChanged)
+      this.listen({ [`${kind}ListChanged`]: true });
     return this.events.on(event, listener);
+  }
+
+  /** Opens (or reopens, wider) the `subscriptions/listen` stream of a stateless connection. */
+  private listen(more: ListenFilter): void {
+    const filter = { ...this.listening?.filter, ...more };
+    if (this.listening && JSON.stringify(filter) === JSON.stringify(this.listening.filter)) return;
+    this.listening?.controller.abort();
+    const controller = new AbortController();
+    this.listening = { filter, controller };
+    this.peer
+      .request("subscriptions/listen", withMeta({ notifications: filter }, this.modern!), {
+        signal: controller.signal,
+        timeout: LISTEN_TIMEOUT,
+      })
+      .catch(() => {
+        // Ended by close or by a wider listen; the notifications are events, the result is nothing.
+      });
   }
 
   /** Whether the connection has ended. */
@@ -149,6 +257,19 @@ export class McpClient {
     params?: Record<string, unknown>,
     options?: RequestOptions,
   ): Promise<T> {
+    if (this.modern) {
+      try {
+        return await modernRequest<T>(this.peer, method, params, this.modern, this.answer, options);
+      } catch (error) {
+        // A broken response stream loses the request: it is sent again, as a new request.
+        if (
+          !(error instanceof McpError) ||
+          !(error.data as { streamBroken?: boolean } | undefined)?.streamBroken
+        )
+          throw error;
+        return modernRequest<T>(this.peer, method, params, this.modern, this.answer, options);
+      }
+    }
     try {
       return await this.peer.request<T>(method, params, options);
     } catch (error) {
@@ -172,7 +293,8 @@ export class McpClient {
 
   /** Checks the server is alive. */
   async ping(options?: RequestOptions): Promise<void> {
-    await this.request("ping", undefined, options);
+    // The stateless revision has no ping; discovery is the cheapest round trip it has.
+    await this.request(this.modern ? "server/discover" : "ping", undefined, options);
   }
 
   /** One page of `tools/list`. */
@@ -181,8 +303,16 @@ export class McpClient {
   }
 
   /** Every tool the server offers, following every page. */
-  listTools(options?: RequestOptions): Promise<Tool[]> {
-    return this.all("tools/list", "tools", options);
+  async listTools(options?: RequestOptions): Promise<Tool[]> {
+    const tools = await this.all<Tool>("tools/list", "tools", options);
+    for (const tool of tools) this.toolSchemas.set(tool.name, tool.inputSchema);
+    if (!this.modern || !hasSession(this.transport)) return tools;
+    // Over HTTP, a tool whose x-mcp-header annotations are invalid cannot be called safely (SEP-2243).
+    return tools.filter((tool) => {
+      const headers = paramHeadersOf(tool.inputSchema);
+      if (typeof headers === "string") this.events.emit("warning", `Tool ${tool.name} left out: ${headers}`);
+      return typeof headers !== "string";
+    });
   }
 
   /**
@@ -196,6 +326,11 @@ export class McpClient {
   ): Promise<ToolResult> {
     const result = await this.request<CallToolResult>("tools/call", { name, arguments: args }, options);
     return new ToolResult(result);
+  }
+
+  /** Every tool of the server (all pages of tools/list) as `Tool`s for an agent. */
+  asTools(options?: AsToolsOptions): Promise<McpTool[]> {
+    return asTools(this, options);
   }
 
   /** Every resource the server lists, following every page. */
@@ -216,11 +351,21 @@ export class McpClient {
   /** Asks for `resourceUpdated` events when `uri` changes. */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     this.require(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
+    if (this.modern) {
+      const uris = new Set(this.listening?.filter.resourceSubscriptions ?? []).add(uri);
+      this.listen({ resourceSubscriptions: [...uris] });
+      return;
+    }
     await this.request("resources/subscribe", { uri }, options);
   }
 
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     this.require(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
+    if (this.modern) {
+      const uris = (this.listening?.filter.resourceSubscriptions ?? []).filter((u) => u !== uri);
+      this.listen({ resourceSubscriptions: uris });
+      return;
+    }
     await this.request("resources/unsubscribe", { uri }, options);
   }
 
@@ -245,7 +390,8 @@ export class McpClient {
     context?: Record<string, string>,
     options?: RequestOptions,
   ): Promise<CompleteResult["completion"]> {
-    this.require(this.capabilities.completions, "completions");
+    // 2024-11-05 had completion/complete but no capability to declare it.
+    if (this.protocolVersion !== "2024-11-05") this.require(this.capabilities.completions, "completions");
     const params: Record<string, unknown> = { ref, argument };
     if (context) params.context = { arguments: context };
     const result = await this.request<CompleteResult>("completion/complete", params, options);
@@ -255,17 +401,24 @@ export class McpClient {
   /** Asks the server to send log messages at `level` and above. */
   async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
     this.require(this.capabilities.logging, "logging");
+    if (this.modern) {
+      // Statelessly the level travels in every request's _meta.
+      this.modern.logLevel = level;
+      return;
+    }
     await this.request("logging/setLevel", { level }, options);
   }
 
   /** Replaces the roots and tells the server they changed. */
   setRoots(roots: Root[]): void {
     this.rootsState.roots = roots;
-    this.peer.notify("notifications/roots/list_changed");
+    // Statelessly the server asks for roots when it needs them; there is nothing to announce.
+    if (!this.modern) this.peer.notify("notifications/roots/list_changed");
   }
 
   /** Ends the connection; for stdio, the server's process tree is gone when this resolves. */
   close(): Promise<void> {
+    this.listening?.controller.abort();
     return this.peer.close();
   }
 

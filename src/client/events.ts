@@ -14,6 +14,8 @@ export interface ClientEvents {
   progress: ProgressNotificationParams;
   /** A URL-mode elicitation finished on the server (2025-11-25). */
   elicitationComplete: { elicitationId: string };
+  /** Something the client left out or worked around, worth a log line (e.g. an invalid tool definition). */
+  warning: string;
   /** The connection ended; with the reason if it failed. */
   close: Error | undefined;
 }

@@ -68,25 +68,44 @@ export function featureCapabilities(
   return capabilities;
 }
 
-/** Installs the handlers for the server's requests on a client's engine. */
-export function installFeatures(peer: Peer, features: ClientFeatures, roots: () => Root[]): void {
-  if (features.sampling) {
-    const handler = handlerOf(features.sampling);
-    peer.setRequestHandler("sampling/createMessage", (params, request) =>
-      handler(params as unknown as CreateMessageRequestParams, { signal: request.signal }),
-    );
-  }
-  if (features.elicitation) {
-    const handler = handlerOf(features.elicitation);
-    peer.setRequestHandler("elicitation/create", async (params, request) => {
+/** Answers one server request (handshake era) or input request (2026-07-28) with the client's features. */
+export type FeatureAnswerer = (
+  method: string,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+) => Promise<object>;
+
+/** The answers a client can give, from its registered features; `roots` reads the current roots. */
+export function featureAnswerer(features: ClientFeatures, roots: () => Root[]): FeatureAnswerer {
+  return async (method, params, signal) => {
+    if (method === "sampling/createMessage" && features.sampling) {
+      return handlerOf(features.sampling)(params as unknown as CreateMessageRequestParams, { signal });
+    }
+    if (method === "elicitation/create" && features.elicitation) {
       const elicit = params as unknown as ElicitRequestParams;
-      const result = await handler(elicit, { signal: request.signal });
+      const result = await handlerOf(features.elicitation)(elicit, { signal });
       return elicit.mode === "url"
         ? result
         : checkedFormResult(elicit.requestedSchema as unknown as ElicitationSchema, result);
-    });
+    }
+    if (method === "roots/list" && features.roots) return { roots: roots() };
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `This client does not answer ${method}: no handler was given at connect`,
+    );
+  };
+}
+
+/** Installs the handlers for the server's requests on a client's engine. */
+export function installFeatures(peer: Peer, features: ClientFeatures, answer: FeatureAnswerer): void {
+  const methods: [string, unknown][] = [
+    ["sampling/createMessage", features.sampling],
+    ["elicitation/create", features.elicitation],
+    ["roots/list", features.roots],
+  ];
+  for (const [method, feature] of methods) {
+    if (feature) peer.setRequestHandler(method, (params, request) => answer(method, params, request.signal));
   }
-  if (features.roots) peer.setRequestHandler("roots/list", () => ({ roots: roots() }));
 }
 
 /** SEP-1034: defaults fill what the user left out; the content must then fit the schema. */

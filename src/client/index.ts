@@ -9,6 +9,8 @@ export type {
   SamplingHandler,
   ServerRequestContext,
 } from "./features.js";
+export { argumentsFromStrict, type LlmProvider, type LlmSchemaOptions, schemaForLlm } from "./llm-schema.js";
+export * from "./multi/index.js";
 export type {
   ClientOptions,
   CommonClientOptions,
@@ -16,4 +18,20 @@ export type {
   StdioClientOptions,
   TransportClientOptions,
 } from "./options.js";
+export type { Tool, ToolInvokeOptions, ToolOutput } from "./tool.js";
+export {
+  type AsToolsOptions,
+  asTools,
+  DEFAULT_MAX_TOTAL_TIMEOUT,
+  type LocalToolContext,
+  type LocalToolDefinition,
+  type LocalToolReturn,
+  localTool,
+  type McpTool,
+  type McpToolOptions,
+  mcpTool,
+  type ToolCaller,
+  ToolError,
+  toToolOutput,
+} from "./tool-adapter.js";
 export { ToolResult } from "./tool-result.js";

@@ -11,6 +11,7 @@ import type {
   Tool,
   ToolAnnotations,
 } from "../protocol/types/tools.js";
+import { type ParamHeader, paramHeadersOf } from "../transports/http/param-headers.js";
 import type { RequestContext } from "./context.js";
 import { Paginator } from "./paginate.js";
 import { type ToolReturn, toCallToolResult, toolError } from "./tool-result.js";
@@ -129,17 +130,12 @@ export class ToolRegistry {
     return removed;
   }
 
-  /** The `Mcp-Param-*` headers (lower-case) a tool's arguments are mirrored in, by `x-mcp-header`. */
-  paramHeaders(name: string): Record<string, string> | undefined {
-    const properties = this.tools.get(name)?.input.jsonSchema.properties as
-      | Record<string, { "x-mcp-header"?: unknown }>
-      | undefined;
-    let headers: Record<string, string> | undefined;
-    for (const [property, schema] of Object.entries(properties ?? {})) {
-      const header = schema?.["x-mcp-header"];
-      if (typeof header === "string") (headers ??= {})[`mcp-param-${header.toLowerCase()}`] = property;
-    }
-    return headers;
+  /** The `Mcp-Param-*` headers a tool's arguments are mirrored in (`x-mcp-header`). */
+  paramHeaders(name: string): ParamHeader[] | undefined {
+    const tool = this.tools.get(name);
+    if (!tool) return undefined;
+    const headers = paramHeadersOf(tool.input.jsonSchema);
+    return typeof headers === "string" || headers.length === 0 ? undefined : headers;
   }
 
   list(cursor: unknown, revision: Revision): ListToolsResult {

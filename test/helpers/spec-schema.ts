@@ -650,9 +650,18 @@ export class MessageLog {
   /** Replays every recorded message through a fresh SpecChecker; each problem names its message. */
   problems(revision: string): string[] {
     const checker = new SpecChecker(revision);
+    const probe = revision === "2026-07-28" ? undefined : new SpecChecker("2026-07-28");
+    const probeIds = new Set<unknown>();
     const out: string[] = [];
     this.entries.forEach(({ direction, message }, i) => {
-      const problems = checker.check(message, direction);
+      // A dual-era client probes with server/discover before falling back to the handshake: that
+      // exchange belongs to 2026-07-28, so it is checked against that schema (its error reply only
+      // by envelope, which both revisions share).
+      const m = message as { method?: string; id?: unknown };
+      const answer = m.method === undefined && direction === "server" && probeIds.delete(m.id);
+      const isProbe = m.method === "server/discover" || answer;
+      if (m.method === "server/discover" && direction === "client") probeIds.add(m.id);
+      const problems = isProbe && probe ? probe.check(message, direction) : checker.check(message, direction);
       if (problems.length === 0) return;
       const prefix = `#${i} ${direction}→${other(direction)} ${excerpt(message)}`;
       for (const p of problems) out.push(`${prefix}: ${p}`);

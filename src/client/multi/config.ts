@@ -31,16 +31,21 @@ export interface McpServersConfig {
 /** Replaces `${VAR}` (and `${VAR:-default}`) in every string of the config from `env`. */
 export function expandVariables<T>(value: T, env: Record<string, string | undefined> = process.env): T {
   if (typeof value === "string") {
-    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (whole, name: string, fallback?: string) => {
-      const found = env[name];
-      if (found !== undefined && found !== "") return found;
-      if (fallback !== undefined) return fallback;
-      throw new Error(`The config refers to \${${name}}, which is not set`);
-    }) as T;
+    return value.replace(
+      /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+      (_whole, name: string, fallback?: string) => {
+        const found = env[name];
+        if (found !== undefined && found !== "") return found;
+        if (fallback !== undefined) return fallback;
+        throw new Error(`The config refers to \${${name}}, which is not set`);
+      },
+    ) as T;
   }
   if (Array.isArray(value)) return value.map((item) => expandVariables(item, env)) as T;
   if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandVariables(item, env)])) as T;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, expandVariables(item, env)]),
+    ) as T;
   }
   return value;
 }
@@ -58,7 +63,10 @@ export function parseConfig(value: unknown, source = "the config"): McpServersCo
     if (hasCommand === hasUrl) {
       throw new Error(`${source}: server "${name}" needs either a "command" or a "url"`);
     }
-    if (entry?.args !== undefined && !(Array.isArray(entry.args) && entry.args.every((a) => typeof a === "string"))) {
+    if (
+      entry?.args !== undefined &&
+      !(Array.isArray(entry.args) && entry.args.every((a) => typeof a === "string"))
+    ) {
       throw new Error(`${source}: server "${name}": "args" must be an array of strings`);
     }
   }

@@ -55,12 +55,35 @@ export async function httpStatusError(
     // the status says enough
   }
   if (response.status === 404 && sentSessionId) return sessionExpiredError(what);
+  // A JSON-RPC error in the body (as 2026-07-28 servers send with 400 and 404) keeps its code and data.
+  const rpc = jsonRpcError(body);
+  if (rpc) {
+    const data =
+      rpc.data === undefined ||
+      (typeof rpc.data === "object" && rpc.data !== null && !Array.isArray(rpc.data))
+        ? { ...(rpc.data as object | undefined), httpStatus: response.status }
+        : rpc.data;
+    return new McpError(rpc.code, rpc.message, data);
+  }
   const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
   const location = response.status >= 300 && response.status < 400 ? response.header("location") : undefined;
   const excerpt = location ? `redirects to ${location} (redirects are not followed)` : bodyExcerpt(body);
   return new McpError(ErrorCode.InternalError, `${what} failed: ${status}${excerpt ? `: ${excerpt}` : ""}`, {
     httpStatus: response.status,
   });
+}
+
+function jsonRpcError(body: string): { code: number; message: string; data?: unknown } | undefined {
+  try {
+    const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown; data?: unknown } };
+    const error = parsed?.error;
+    if (typeof error?.code === "number" && typeof error.message === "string") {
+      return { code: error.code, message: error.message, data: error.data };
+    }
+  } catch {
+    // not JSON: the excerpt says what it was
+  }
+  return undefined;
 }
 
 /** Any failure as an `McpError`, the message prefixed with what was being done. */

@@ -77,6 +77,7 @@ export class SseStream {
         if (this.requestId !== undefined && this.lastEventId === undefined) {
           return this.failed(
             `The server ended the SSE stream of request ${this.requestId} before answering it, and gave no event id to resume from`,
+            { streamBroken: true },
           );
         }
       }
@@ -163,8 +164,8 @@ export class SseStream {
     return events;
   }
 
-  private failed(message: string): StreamEnd {
-    return { kind: "failed", error: new McpError(ErrorCode.InternalError, message) };
+  private failed(message: string, data?: Record<string, unknown>): StreamEnd {
+    return { kind: "failed", error: new McpError(ErrorCode.InternalError, message, data) };
   }
 }
 

@@ -2,6 +2,11 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { isRequest, type JSONRPCMessage, type RequestId } from "../../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../transport.js";
 import { httpStatusError, transportError } from "./client-errors.js";
+import { encodeHeaderValue } from "./param-headers.js";
+
+/** Methods whose `params.name` the `Mcp-Name` header mirrors. */
+const NAMED = new Set(["tools/call", "prompts/get", "tasks/get", "tasks/update", "tasks/cancel"]);
+
 import { DEFAULT_RECONNECT, type ReconnectOptions, SseStream, type StreamHost } from "./client-stream.js";
 import { NodeHttpClient } from "./node-request.js";
 import {
@@ -50,6 +55,8 @@ export class StreamableHttpClientTransport implements Transport {
   /** The POST of each request in flight, by request id, so cancelling stops following it. */
   private readonly requests = new Map<RequestId, AbortController>();
   private standalone: AbortController | undefined;
+  /** Set once the client speaks the stateless revision. */
+  private modern: { paramHeaders?: (message: JSONRPCMessage) => Record<string, string> } | undefined;
   /** Settles once the GET stream is open after the handshake; sends made before wait for it. */
   private gate: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
@@ -80,6 +87,32 @@ export class StreamableHttpClientTransport implements Transport {
     this.version = version;
   }
 
+  /**
+   * Speaks the stateless revision from now on (2026-07-28): no session and no GET stream; every
+   * POST carries `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` headers
+   * `paramHeaders` computes for a message.
+   */
+  useModern(version: string, paramHeaders?: (message: JSONRPCMessage) => Record<string, string>): void {
+    this.modern = { paramHeaders };
+    this.version = version;
+  }
+
+  /** Back to the handshake era, after a stateless probe found a server that does not speak it. */
+  resetModern(): void {
+    this.modern = undefined;
+    this.version = undefined;
+  }
+
+  private modernHeaders(message: JSONRPCMessage): Record<string, string> {
+    if (!("method" in message)) return {};
+    const headers: Record<string, string> = { "mcp-method": message.method };
+    const params = message.params ?? {};
+    const name =
+      message.method === "resources/read" ? params.uri : NAMED.has(message.method) ? params.name : undefined;
+    if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
+    return { ...headers, ...this.modern?.paramHeaders?.(message) };
+  }
+
   /** Forgets the session (and its protocol version, and its GET stream), to initialize a new one. */
   resetSession(): void {
     this.session = undefined;
@@ -100,6 +133,8 @@ export class StreamableHttpClientTransport implements Transport {
     if ("method" in message && message.method === "notifications/cancelled") {
       const id = message.params?.requestId as RequestId | undefined;
       if (id !== undefined) this.requests.get(id)?.abort();
+      // Statelessly, hanging up is the cancellation; there is no session to tell.
+      if (this.modern) return;
     }
     if ("method" in message && message.method === "notifications/initialized") {
       // Until the GET stream is open, what the server sends outside a request could be lost:
@@ -168,6 +203,7 @@ export class StreamableHttpClientTransport implements Transport {
     const what = this.what("POST");
     try {
       const headers = await this.headers(initialize);
+      if (this.modern) Object.assign(headers, this.modernHeaders(message));
       headers["content-type"] = "application/json";
       headers.accept = "application/json, text/event-stream";
       const response = await this.http.request({

@@ -14,6 +14,8 @@ export interface HttpExchange {
   respond(status: number, headers: Record<string, string>, body?: string): void;
   /** Starts an event stream response. */
   openStream(headers: Record<string, string>): SseSink;
+  /** Called if the client goes away before the response is complete. */
+  onAbort(listener: () => void): void;
 }
 
 /** The writing end of an event stream response. */

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
+import { decodeHeaderValue, headerString, type ParamHeader, valueAt } from "../param-headers.js";
 import type { HttpExchange } from "./exchange.js";
 
 /** Where `Mcp-Name` comes from, per method (2026-07-28, SEP-2243). */
@@ -9,19 +10,8 @@ const NAME_SOURCE: Record<string, "name" | "uri"> = {
   "resources/read": "uri",
 };
 
-/** For a tool: its `Mcp-Param-*` headers (lower-case) and the argument each mirrors. */
-export type ParamHeaders = (tool: string) => Record<string, string> | undefined;
-
-/**
- * A header value: plain, or `=?base64?…?=` which must be strictly valid base64. A value that only
- * looks half like the sentinel is taken literally. `undefined` when the encoding is invalid.
- */
-export function decodeHeaderValue(value: string): string | undefined {
-  if (!value.startsWith("=?base64?") || !value.endsWith("?=") || value.length < 11) return value;
-  const encoded = value.slice(9, -2);
-  if (encoded.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return undefined;
-  return Buffer.from(encoded, "base64").toString("utf8");
-}
+/** For a tool: its `Mcp-Param-*` headers and the argument each mirrors. */
+export type ParamHeaders = (tool: string) => ParamHeader[] | undefined;
 
 function mismatch(message: string): McpError {
   return new McpError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
@@ -51,20 +41,21 @@ export function modernHeaderProblem(
   if (message.method !== "tools/call" || !paramHeaders) return undefined;
   const mirrored = paramHeaders(name);
   if (!mirrored) return undefined;
-  const args = (message.params?.arguments ?? {}) as Record<string, unknown>;
-  for (const [header, property] of Object.entries(mirrored)) {
-    const value = args[property];
+  const args = message.params?.arguments ?? {};
+  for (const { header, path } of mirrored) {
+    const value = headerString(valueAt(args, path));
     const given = exchange.header(header);
-    if (value === undefined || value === null) {
-      if (given !== undefined) return mismatch(`${header} is set but argument '${property}' is absent`);
+    if (value === undefined) {
+      if (given !== undefined) return mismatch(`${header} is set but argument '${path.join(".")}' is absent`);
       continue;
     }
-    if (given === undefined) return mismatch(`${header} is required: it mirrors argument '${property}'`);
+    if (given === undefined)
+      return mismatch(`${header} is required: it mirrors argument '${path.join(".")}'`);
     const decoded = decodeHeaderValue(given.trim());
     if (decoded === undefined) return mismatch(`${header} is not valid base64`);
-    if (decoded !== String(value)) {
+    if (decoded !== value) {
       return mismatch(
-        `${header} header value '${decoded}' does not match argument '${property}' value '${String(value)}'`,
+        `${header} header value '${decoded}' does not match argument '${path.join(".")}' value '${value}'`,
       );
     }
   }

@@ -45,6 +45,12 @@ export class NodeExchange implements HttpExchange {
     });
   }
 
+  onAbort(listener: () => void): void {
+    this.res.once("close", () => {
+      if (!this.res.writableFinished) listener();
+    });
+  }
+
   respond(status: number, headers: Record<string, string>, body?: string): void {
     if (this.res.headersSent) return;
     if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));

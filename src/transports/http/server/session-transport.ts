@@ -165,6 +165,8 @@ export class HttpSessionTransport implements Transport {
     } else {
       const post: PendingPost = { exchange, stream: undefined, open: new Set(requestIds) };
       for (const id of requestIds) this.byRequest.set(id, post);
+      // Statelessly, a client that hangs up has cancelled its request (2026-07-28).
+      if (this.options.closeWhenAnswered) exchange.onAbort(() => void this.close());
       if (this.options.responseMode === "sse") this.openPostStream(post);
     }
     for (const message of messages) this.handlers?.onmessage(message);

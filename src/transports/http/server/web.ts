@@ -42,6 +42,10 @@ export class WebExchange implements HttpExchange {
     return Buffer.concat(chunks).toString("utf8");
   }
 
+  onAbort(listener: () => void): void {
+    this.request.signal?.addEventListener("abort", listener, { once: true });
+  }
+
   respond(status: number, headers: Record<string, string>, body?: string): void {
     this.resolve(new Response(status === 202 || body === undefined ? null : body, { status, headers }));
   }

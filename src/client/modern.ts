@@ -1,0 +1,152 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { JSONRPCMessage } from "../jsonrpc/messages.js";
+import { META } from "../protocol/modern.js";
+import type { Peer, RequestOptions } from "../protocol/peer.js";
+import { LATEST_MODERN_VERSION, MODERN_VERSIONS, revisionOf } from "../protocol/revisions/index.js";
+import type { Implementation } from "../protocol/types/base.js";
+import type {
+  ClientCapabilities,
+  InitializeResult,
+  ServerCapabilities,
+} from "../protocol/types/lifecycle.js";
+import type { Transport } from "../transports/transport.js";
+import type { FeatureAnswerer } from "./features.js";
+
+/** What a stateless (2026-07-28) client sends in every request's `_meta`. */
+export interface ModernIdentity {
+  protocolVersion: string;
+  clientCapabilities: ClientCapabilities;
+  clientInfo: Implementation;
+  /** The least severe log level wanted; unset, the server sends no log messages. */
+  logLevel?: string;
+}
+
+/** The most rounds of a multi round-trip request before the client gives up. */
+const MAX_ROUNDS = 16;
+
+/** Errors only a stateless server sends: seeing one means the server is modern. */
+const MODERN_ERRORS = new Set<number>([
+  ErrorCode.UnsupportedProtocolVersion,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.HeaderMismatch,
+]);
+
+/** A transport that speaks differently in the stateless era (Streamable HTTP). */
+interface ModernCapable {
+  useModern(version: string, paramHeaders?: (message: JSONRPCMessage) => Record<string, string>): void;
+  resetModern?(): void;
+}
+
+function modernCapable(transport: Transport): transport is Transport & ModernCapable {
+  return typeof (transport as Partial<ModernCapable>).useModern === "function";
+}
+
+/** The params of a stateless request: the caller's, with the client's `_meta` added. */
+export function withMeta(
+  params: Record<string, unknown> | undefined,
+  identity: ModernIdentity,
+): Record<string, unknown> {
+  const meta: Record<string, unknown> = {
+    ...(params?._meta as Record<string, unknown> | undefined),
+    [META.protocolVersion]: identity.protocolVersion,
+    [META.clientCapabilities]: identity.clientCapabilities,
+    [META.clientInfo]: identity.clientInfo,
+  };
+  if (identity.logLevel !== undefined) meta[META.logLevel] = identity.logLevel;
+  return { ...params, _meta: meta };
+}
+
+/**
+ * Looks for a stateless server: `server/discover` with the newest version, then with the newest one
+ * both sides speak if the server names others. Returns the server's description as an
+ * `InitializeResult`, or `undefined` when the server is of the handshake era (any error that is
+ * not a modern one, or silence until `timeout`).
+ */
+export async function discover(
+  peer: Peer,
+  transport: Transport,
+  identity: Omit<ModernIdentity, "protocolVersion">,
+  preferred: string | undefined,
+  timeout: number,
+  paramHeaders: (message: JSONRPCMessage) => Record<string, string>,
+): Promise<InitializeResult | undefined> {
+  let version = preferred ?? LATEST_MODERN_VERSION;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (modernCapable(transport)) transport.useModern(version, paramHeaders);
+    try {
+      const result = await peer.request<Record<string, unknown>>(
+        "server/discover",
+        withMeta(undefined, { ...identity, protocolVersion: version }),
+        { timeout },
+      );
+      const meta = result._meta as Record<string, unknown> | undefined;
+      const serverInfo = (meta?.[META.serverInfo] as Implementation | undefined) ?? {
+        name: "unknown",
+        version: "",
+      };
+      const init: InitializeResult = {
+        protocolVersion: version,
+        capabilities: (result.capabilities as ServerCapabilities | undefined) ?? {},
+        serverInfo,
+      };
+      if (typeof result.instructions === "string") init.instructions = result.instructions;
+      return init;
+    } catch (error) {
+      if (!(error instanceof McpError) || !MODERN_ERRORS.has(error.code)) break;
+      if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
+      const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+      const shared = Array.isArray(supported)
+        ? MODERN_VERSIONS.find((v) => supported.includes(v))
+        : undefined;
+      if (!shared) {
+        // The server speaks only versions of the handshake era (or none of ours): try the handshake.
+        if (Array.isArray(supported) && supported.some((v) => revisionOf(String(v))?.era === "legacy")) break;
+        throw error;
+      }
+      version = shared;
+    }
+  }
+  if (modernCapable(transport)) transport.resetModern?.();
+  return undefined;
+}
+
+/**
+ * A stateless request with multi round-trip support: while the server answers `input_required`,
+ * the client answers its `inputRequests` with its features and retries with `inputResponses` and
+ * the server's `requestState`, each time as a new request.
+ */
+export async function modernRequest<T>(
+  peer: Peer,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  identity: ModernIdentity,
+  answer: FeatureAnswerer,
+  options: RequestOptions | undefined,
+): Promise<T> {
+  const base = withMeta(params, identity);
+  let current = base;
+  for (let round = 0; ; round++) {
+    const result = await peer.request<Record<string, unknown>>(method, current, options);
+    // Results of older servers carry no resultType: they are complete.
+    if (result.resultType !== "input_required") return result as T;
+    if (round >= MAX_ROUNDS) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `${method} still asked for input after ${MAX_ROUNDS} rounds`,
+      );
+    }
+    const requests = (result.inputRequests ?? {}) as Record<
+      string,
+      { method: string; params?: Record<string, unknown> }
+    >;
+    const signal = options?.signal ?? new AbortController().signal;
+    const inputResponses: Record<string, object> = {};
+    await Promise.all(
+      Object.entries(requests).map(async ([key, request]) => {
+        inputResponses[key] = await answer(request.method, request.params ?? {}, signal);
+      }),
+    );
+    current = { ...base, inputResponses };
+    if (typeof result.requestState === "string") current.requestState = result.requestState;
+  }
+}

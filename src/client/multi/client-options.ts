@@ -1,0 +1,45 @@
+import type { ClientOptions, CommonClientOptions } from "../options.js";
+import type { ServerConfig } from "./config.js";
+import type { ReconnectPolicy } from "./reconnect.js";
+
+/** What every connection of one `MultiServerClient` shares. */
+export interface ConnectionSettings {
+  /** How long a server may take to connect and list its tools, in ms. */
+  connectTimeout: number;
+  /** Default request timeout when the server's config sets none. */
+  timeout?: number;
+  reconnect: Required<ReconnectPolicy> | false;
+  clientOptions?: CommonClientOptions | ((server: string) => CommonClientOptions);
+  onStderr?: (server: string, line: string) => void;
+}
+
+/**
+ * The `McpClient.connect` options for one `mcpServers` entry: `command`/`args`/`env`/`cwd` for
+ * stdio, `url`/`headers`/`transport` for HTTP (`"http"` meaning Streamable HTTP), plus the shared
+ * client options. The handshake gets no longer than `connectTimeout`; the server's `timeout` is its
+ * default request timeout.
+ */
+export function clientOptionsFor(
+  name: string,
+  config: ServerConfig,
+  settings: ConnectionSettings,
+): ClientOptions {
+  const { clientOptions, onStderr, connectTimeout, timeout } = settings;
+  const common = (typeof clientOptions === "function" ? clientOptions(name) : clientOptions) ?? {};
+  const base: CommonClientOptions = {
+    ...common,
+    handshakeTimeout: Math.min(common.handshakeTimeout ?? connectTimeout, connectTimeout),
+    requestTimeout: config.timeout ?? timeout ?? common.requestTimeout,
+  };
+  if ("command" in config) {
+    const stdio: ClientOptions = { ...base, command: config.command, args: config.args ?? [] };
+    if (config.env) stdio.env = config.env;
+    if (config.cwd) stdio.cwd = config.cwd;
+    if (onStderr) stdio.onStderr = (line) => onStderr(name, line);
+    return stdio;
+  }
+  const http: ClientOptions = { ...base, url: config.url };
+  if (config.headers) http.headers = config.headers;
+  if (config.transport) http.transport = config.transport === "sse" ? "sse" : "streamable-http";
+  return http;
+}

@@ -1,0 +1,28 @@
+export {
+  expandVariables,
+  type HttpServerConfig,
+  loadConfigFile,
+  type McpServersConfig,
+  parseConfig,
+  type ServerConfig,
+  type StdioServerConfig,
+} from "./config.js";
+export type { ServerHealth, ServerState } from "./connection.js";
+export {
+  MultiServerClient,
+  MultiServerConnectError,
+  type MultiServerEvents,
+  type MultiServerFileOptions,
+  type MultiServerOptions,
+  type ServerFailure,
+} from "./multi-client.js";
+export {
+  assignToolNames,
+  type CollisionPolicy,
+  MAX_TOOL_NAME_LENGTH,
+  SERVER_SEPARATOR,
+  sanitizeToolName,
+  ToolNameConflictError,
+} from "./naming.js";
+export { DEFAULT_RECONNECT, type ReconnectPolicy } from "./reconnect.js";
+export type { MultiServerTool, PerToolOptions, ToolFilter, ToolSelection } from "./router.js";

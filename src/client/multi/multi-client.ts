@@ -1,0 +1,205 @@
+import { Emitter } from "../../protocol/emitter.js";
+import type { McpClient } from "../client.js";
+import type { CommonClientOptions } from "../options.js";
+import type { McpToolOptions } from "../tool-adapter.js";
+import { loadConfigFile, type McpServersConfig, parseConfig, type ServerConfig } from "./config.js";
+import { ServerConnection, type ServerHealth, type ServerState } from "./connection.js";
+import type { CollisionPolicy } from "./naming.js";
+import { DEFAULT_RECONNECT, type ReconnectPolicy } from "./reconnect.js";
+import { type MultiServerTool, type PerToolOptions, routeTools, type ToolSelection } from "./router.js";
+
+/** Options of `MultiServerClient.connect` and `fromConfigFile`. */
+export interface MultiServerOptions extends Omit<McpToolOptions, "name"> {
+  /** How long each server may take to start, shake hands and list its tools, in ms; default 30 000. */
+  connectTimeout?: number;
+  /** Reject the whole connect (closing what did connect) if any server fails; default `false`. */
+  failOnError?: boolean;
+  /** Tool names shared by servers; default `"prefix-on-conflict"`. */
+  collisions?: CollisionPolicy;
+  /** Options per tool, keyed `"tool"` or `"server/tool"`: `{ "fs/read_file": { timeout: 5000 } }`. */
+  tools?: PerToolOptions;
+  /** Reconnect lost servers with exponential backoff (default), or not (`false`). */
+  reconnect?: ReconnectPolicy | false;
+  /** Client options for every server (sampling, roots, clientInfo…), or per server name. */
+  clientOptions?: CommonClientOptions | ((server: string) => CommonClientOptions);
+  /** Each line a stdio server writes to stderr. */
+  onStderr?: (server: string, line: string) => void;
+}
+
+/** Options of `fromConfigFile`: also where `${VAR}` values come from (default `process.env`). */
+export interface MultiServerFileOptions extends MultiServerOptions {
+  env?: Record<string, string | undefined>;
+}
+
+/** Events of a `MultiServerClient`. */
+export interface MultiServerEvents {
+  /** A server's tools were listed again (after a reconnect, or on its `tools/list_changed`): call `tools()` again. */
+  toolsChanged: { server: string; reason: "reconnected" | "listChanged" };
+  /** A server changed state; with the error when it lost its connection or failed. */
+  stateChanged: { server: string; state: ServerState; error?: Error };
+}
+
+/** A server that could not be connected. */
+export interface ServerFailure {
+  server: string;
+  error: Error;
+}
+
+/** With `failOnError`: which servers failed (the others were closed). */
+export class MultiServerConnectError extends Error {
+  override readonly name = "MultiServerConnectError";
+  constructor(readonly failures: ServerFailure[]) {
+    super(
+      `Could not connect to ${failures.map(({ server, error }) => `server "${server}" (${error.message})`).join(", ")}`,
+    );
+  }
+}
+
+/**
+ * Many MCP servers as one, configured with the `mcpServers` map of Claude Desktop and others.
+ * Servers connect in parallel; one that fails is reported in `failures` and skipped (or, with
+ * `failOnError`, the connect rejects). `tools()` gives their tools with unique names, each call
+ * routed to its server; lost servers reconnect by themselves. `close()` ends every server.
+ *
+ * @example
+ * const mcp = await MultiServerClient.connect({
+ *   fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] },
+ *   math: { url: "http://127.0.0.1:3000/mcp" },
+ * });
+ * const tools = mcp.tools({ servers: ["fs"] });
+ * await mcp.close();
+ */
+export class MultiServerClient {
+  private readonly events = new Emitter<MultiServerEvents>();
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    private readonly connections: ServerConnection[],
+    private readonly options: MultiServerOptions,
+    /** The servers that could not be connected at first (they are not retried until `reconnect(name)`). */
+    readonly failures: ServerFailure[],
+  ) {}
+
+  /** Connects every server of `config` (`{ mcpServers: { … } }` or the map itself) that is not `disabled`. */
+  static async connect(
+    config: McpServersConfig | Record<string, ServerConfig>,
+    options: MultiServerOptions = {},
+  ): Promise<MultiServerClient> {
+    const wrapped =
+      "mcpServers" in config && typeof config.mcpServers === "object" ? config : { mcpServers: config };
+    const { mcpServers } = parseConfig(wrapped);
+    const settings = {
+      connectTimeout: options.connectTimeout ?? 30_000,
+      timeout: options.timeout,
+      reconnect:
+        options.reconnect === false ? (false as const) : { ...DEFAULT_RECONNECT, ...options.reconnect },
+      clientOptions: options.clientOptions,
+      onStderr: options.onStderr,
+    };
+    const failures: ServerFailure[] = [];
+    const connections: ServerConnection[] = [];
+    let multi: MultiServerClient | undefined;
+    for (const [name, server] of Object.entries(mcpServers)) {
+      if (server.disabled) continue;
+      connections.push(
+        new ServerConnection(name, server, settings, {
+          state: (state, error) =>
+            multi?.events.emit(
+              "stateChanged",
+              error ? { server: name, state, error } : { server: name, state },
+            ),
+          toolsChanged: (reason) => multi?.events.emit("toolsChanged", { server: name, reason }),
+        }),
+      );
+    }
+    multi = new MultiServerClient(connections, options, failures);
+    const results = await Promise.allSettled(connections.map((connection) => connection.start()));
+    results.forEach((result, i) => {
+      if (result.status === "rejected") failures.push({ server: connections[i]!.name, error: result.reason });
+    });
+    if (failures.length > 0 && options.failOnError) {
+      await multi.close();
+      throw new MultiServerConnectError(failures);
+    }
+    return multi;
+  }
+
+  /** Reads a config file (`${VAR}` and `${VAR:-default}` expanded, relative `cwd`s resolved), then connects. */
+  static async fromConfigFile(
+    path: string,
+    options: MultiServerFileOptions = {},
+  ): Promise<MultiServerClient> {
+    const { env, ...rest } = options;
+    return MultiServerClient.connect(await loadConfigFile(path, env), rest);
+  }
+
+  /** The configured servers (not `disabled`), in config order. */
+  get servers(): string[] {
+    return this.connections.map((connection) => connection.name);
+  }
+
+  /**
+   * The tools of every server (or the selected ones), as `Tool`s named for the model and routed to
+   * their server. Names follow the `collisions` policy and are `[a-zA-Z0-9_-]{1,64}`. Call again
+   * after `toolsChanged`. Throws for an unknown server name, or a conflict under `"error"`.
+   */
+  tools(selection: ToolSelection = {}): MultiServerTool[] {
+    for (const name of selection.servers ?? []) this.connection(name);
+    const {
+      tools: perTool = {},
+      timeout,
+      resetTimeoutOnProgress,
+      maxTotalTimeout,
+      throwOnToolError,
+    } = this.options;
+    return routeTools(this.connections, selection, {
+      collisions: this.options.collisions ?? "prefix-on-conflict",
+      defaults: { timeout, resetTimeoutOnProgress, maxTotalTimeout, throwOnToolError },
+      perTool,
+    });
+  }
+
+  /**
+   * The `McpClient` of one server, for resources, prompts and the rest. It is replaced when the
+   * server reconnects: ask again rather than keep it. Throws if the server never connected.
+   */
+  client(name: string): McpClient {
+    const client = this.connection(name).client;
+    if (!client) throw new Error(`Server "${name}" is not connected (${this.connection(name).state})`);
+    return client;
+  }
+
+  /** Each server's state, last error, tool count and reconnect count. */
+  health(): Record<string, ServerHealth> {
+    return Object.fromEntries(this.connections.map((connection) => [connection.name, connection.health()]));
+  }
+
+  /** Connects one server again now: after a failure, or to start over. */
+  async reconnect(name: string): Promise<void> {
+    await this.connection(name).restart();
+    const index = this.failures.findIndex((failure) => failure.server === name);
+    if (index >= 0) this.failures.splice(index, 1);
+  }
+
+  /** Listens to an event; returns the unsubscriber. */
+  on<K extends keyof MultiServerEvents>(
+    event: K,
+    listener: (value: MultiServerEvents[K]) => void,
+  ): () => void {
+    return this.events.on(event, listener);
+  }
+
+  /** Closes every server; stdio servers and their whole process trees are gone when this resolves. */
+  close(): Promise<void> {
+    this.closing ??= Promise.all(this.connections.map((connection) => connection.close())).then(() => {
+      this.events.removeAll();
+    });
+    return this.closing;
+  }
+
+  private connection(name: string): ServerConnection {
+    const found = this.connections.find((connection) => connection.name === name);
+    if (!found) throw new Error(`No server named "${name}" (servers: ${this.servers.join(", ") || "none"})`);
+    return found;
+  }
+}
