@@ -1,0 +1,220 @@
+import type { Tool } from "../client/tool.js";
+import { Emitter } from "../protocol/emitter.js";
+import type { Progress } from "../protocol/types/base.js";
+import type {
+  AssistantMessage,
+  ChatMessage,
+  ChatModel,
+  ChatUsage,
+  ToolCall,
+  ToolDefinition,
+} from "./chat-model.js";
+import { MaxStepsError } from "./errors.js";
+import { abortable, runToolCall, type ToolCallRecord } from "./run-tool.js";
+
+export interface AgentOptions {
+  model: ChatModel;
+  /** The tools the model may call: MCP tools (`client.asTools()`, `MultiServerClient.tools()`) and local ones. */
+  tools?: Tool[];
+  /** Most model calls in one run; default 10. */
+  maxSteps?: number;
+  /** The system prompt, put first unless the conversation given to `run` starts with its own. */
+  system?: string;
+  /** Per-call timeout for tools, in ms, overriding each tool's default. */
+  toolTimeout?: number;
+}
+
+/** One model call and the tool calls it asked for. */
+export interface AgentStep {
+  /** 1-based. */
+  index: number;
+  /** What the model answered. */
+  message: AssistantMessage;
+  /** One per tool call, in the model's order. */
+  toolResults: ToolCallRecord[];
+  usage?: ChatUsage;
+  finishReason?: string;
+}
+
+/** What a finished run gives back. */
+export interface AgentResult {
+  /** The model's final answer. */
+  output: string;
+  steps: AgentStep[];
+  /** The whole conversation, the final answer included: pass it to the next `run` to continue. */
+  messages: ChatMessage[];
+  /** Token counts summed over the steps, where the model reports them. */
+  usage: Required<ChatUsage>;
+}
+
+/** Everything an agent reports while it runs. */
+export interface AgentEvents {
+  /** The model answered (text, tool calls or both). */
+  modelOutput: { step: number; message: AssistantMessage; usage?: ChatUsage; finishReason?: string };
+  /** A tool call is about to run. */
+  toolCall: { step: number; call: ToolCall };
+  /** A tool reported progress. */
+  toolProgress: { step: number; call: ToolCall; progress: Progress };
+  /** A tool call finished: answered, reported an error, threw, or named no known tool. */
+  toolResult: { step: number } & ToolCallRecord;
+  /** A step ended (after its tool calls, if any). */
+  step: AgentStep;
+}
+
+export type AgentListeners = { [K in keyof AgentEvents]?: (event: AgentEvents[K]) => void };
+
+export interface RunOptions {
+  /** Aborting stops the run: the model request and every tool call in flight are cancelled. */
+  signal?: AbortSignal;
+  /** Listeners for this run only, beside those added with `agent.on`. */
+  on?: AgentListeners;
+}
+
+const emptyUsage = (): Required<ChatUsage> => ({ inputTokens: 0, outputTokens: 0 });
+
+/**
+ * A ReAct tool-calling loop: ask the model, run the tools it calls (in parallel when it calls
+ * several at once), give it the results, repeat until it answers without calling a tool.
+ *
+ * Whatever a tool does, the model gets an answer and the loop goes on:
+ * - a result with `isError: true` goes back as the tool message, flagged as an error, so the model
+ *   can correct itself;
+ * - a tool that **throws** (a transport or protocol failure of an MCP tool, a bug in a local one)
+ *   also becomes an error message, `Tool "name" failed: <message>`; the thrown value is kept in
+ *   the step's `toolResults[i].error` (a `ToolError`, thrown by tools made with
+ *   `throwOnToolError`, gives the model the tool's own error text);
+ * - an unknown tool name or arguments that are not a JSON object are answered to the model too.
+ *
+ * Only three things end a run early: the signal aborts (the model request and every tool call in
+ * flight get the signal, so MCP servers receive `notifications/cancelled`, and `run` rejects with
+ * the signal's reason), the model fails (its error, e.g. {@link ChatModelError}), or `maxSteps`
+ * model calls end with the model still calling tools ({@link MaxStepsError}; the last calls are
+ * not run).
+ *
+ * @example
+ * const agent = new Agent({ model: new OpenAIChatModel({ model: "gpt-4o-mini" }), tools: mcp.tools() });
+ * agent.on("toolCall", ({ call }) => console.log("→", call.name, call.arguments));
+ * const { output } = await agent.run("How many files are in /tmp? Multiply the count by 7.");
+ */
+export class Agent {
+  readonly model: ChatModel;
+  readonly maxSteps: number;
+  readonly system: string | undefined;
+  private readonly toolsByName = new Map<string, Tool>();
+  private readonly definitions: ToolDefinition[];
+  private readonly toolTimeout: number | undefined;
+  private readonly events = new Emitter<AgentEvents>();
+
+  constructor(options: AgentOptions) {
+    this.model = options.model;
+    this.maxSteps = options.maxSteps ?? 10;
+    if (!Number.isInteger(this.maxSteps) || this.maxSteps < 1) {
+      throw new RangeError(`maxSteps must be a positive integer, not ${options.maxSteps}`);
+    }
+    this.system = options.system;
+    this.toolTimeout = options.toolTimeout;
+    for (const tool of options.tools ?? []) {
+      if (this.toolsByName.has(tool.name)) {
+        throw new Error(`Two tools are named "${tool.name}"; tool names must be unique within an agent`);
+      }
+      this.toolsByName.set(tool.name, tool);
+    }
+    this.definitions = [...this.toolsByName.values()].map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.inputSchema,
+    }));
+  }
+
+  /** The tools the model is offered. */
+  get tools(): Tool[] {
+    return [...this.toolsByName.values()];
+  }
+
+  /** Listens to every run of this agent; returns the function that removes the listener. */
+  on<K extends keyof AgentEvents>(event: K, listener: (value: AgentEvents[K]) => void): () => void {
+    return this.events.on(event, listener);
+  }
+
+  /**
+   * Runs the loop to a final answer.
+   *
+   * @param input - The user's message, or a whole conversation (e.g. the previous result's
+   *   `messages` plus a new user message).
+   * @throws {@link MaxStepsError} when the model is still calling tools after `maxSteps` calls;
+   *   the signal's reason when aborted; the model's error when a request fails.
+   */
+  async run(input: string | ChatMessage[], options: RunOptions = {}): Promise<AgentResult> {
+    const { signal } = options;
+    const emit = <K extends keyof AgentEvents>(event: K, value: AgentEvents[K]): void => {
+      this.events.emit(event, value);
+      try {
+        options.on?.[event]?.(value);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    };
+
+    const messages: ChatMessage[] =
+      typeof input === "string" ? [{ role: "user", content: input }] : [...input];
+    if (this.system !== undefined && messages[0]?.role !== "system") {
+      messages.unshift({ role: "system", content: this.system });
+    }
+    const steps: AgentStep[] = [];
+    const usage = emptyUsage();
+
+    for (let index = 1; ; index++) {
+      signal?.throwIfAborted();
+      const response = await abortable(
+        this.model.complete(
+          { messages: [...messages], ...(this.definitions.length > 0 ? { tools: this.definitions } : {}) },
+          signal ? { signal } : {},
+        ),
+        signal,
+      );
+      const { message } = response;
+      usage.inputTokens += response.usage?.inputTokens ?? 0;
+      usage.outputTokens += response.usage?.outputTokens ?? 0;
+      messages.push(message);
+      emit("modelOutput", {
+        step: index,
+        message,
+        ...(response.usage ? { usage: response.usage } : {}),
+        ...(response.finishReason !== undefined ? { finishReason: response.finishReason } : {}),
+      });
+
+      const step: AgentStep = {
+        index,
+        message,
+        toolResults: [],
+        ...(response.usage ? { usage: response.usage } : {}),
+        ...(response.finishReason !== undefined ? { finishReason: response.finishReason } : {}),
+      };
+      steps.push(step);
+      const calls = message.toolCalls ?? [];
+      if (calls.length === 0) {
+        emit("step", step);
+        return { output: message.content, steps, messages, usage };
+      }
+      if (index >= this.maxSteps) throw new MaxStepsError(this.maxSteps, steps);
+
+      step.toolResults = await Promise.all(
+        calls.map(async (call) => {
+          emit("toolCall", { step: index, call });
+          const record = await runToolCall(call, this.toolsByName, {
+            ...(signal ? { signal } : {}),
+            ...(this.toolTimeout !== undefined ? { timeout: this.toolTimeout } : {}),
+            onProgress: (progress) => emit("toolProgress", { step: index, call, progress }),
+          });
+          emit("toolResult", { step: index, ...record });
+          return record;
+        }),
+      );
+      signal?.throwIfAborted();
+      for (const record of step.toolResults) messages.push(record.message);
+      emit("step", step);
+    }
+  }
+}

@@ -1,0 +1,38 @@
+export type { Tool, ToolInvokeOptions, ToolOutput } from "../client/tool.js";
+export {
+  type AsToolsOptions,
+  asTools,
+  type LocalToolContext,
+  type LocalToolDefinition,
+  type LocalToolReturn,
+  localTool,
+  type McpTool,
+  type McpToolOptions,
+  ToolError,
+} from "../client/tool-adapter.js";
+export {
+  Agent,
+  type AgentEvents,
+  type AgentListeners,
+  type AgentOptions,
+  type AgentResult,
+  type AgentStep,
+  type RunOptions,
+} from "./agent.js";
+export type {
+  AssistantMessage,
+  ChatMessage,
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+  ChatUsage,
+  CompleteOptions,
+  SystemMessage,
+  ToolCall,
+  ToolDefinition,
+  ToolMessage,
+  UserMessage,
+} from "./chat-model.js";
+export { ChatModelError, MaxStepsError } from "./errors.js";
+export { OpenAIChatModel, type OpenAIChatModelOptions } from "./openai.js";
+export type { ToolCallRecord } from "./run-tool.js";

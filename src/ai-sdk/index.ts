@@ -1,0 +1,1 @@
+export { type AiSdkToolsOptions, toAiSdkTool, toAiSdkTools, toModelOutput } from "./tools.js";

@@ -1,0 +1,6 @@
+export {
+  type LangChainToolArtifact,
+  type LangChainToolsOptions,
+  toLangChainTool,
+  toLangChainTools,
+} from "./tools.js";
