@@ -1,95 +1,126 @@
 #!/usr/bin/env node
+/** `mcpkit`: inspect and call MCP servers from the command line, and run the bundled ones. */
 import { createRequire } from "node:module";
-import { parseArgs } from "node:util";
-import { BUNDLED_SERVERS } from "../servers/index.js";
+import { Command, CommanderError } from "commander";
+import type { CliContext } from "./command.js";
+import { registerCallCommand } from "./commands/call.js";
+import { registerCompleteCommand } from "./commands/complete.js";
+import { registerListCommands } from "./commands/list.js";
+import { registerPromptCommand } from "./commands/prompt.js";
+import { registerReadCommand } from "./commands/read.js";
+import { registerServeCommand } from "./commands/serve.js";
+import { describeError, EXIT_CODES_HELP, Exit, exitCodeOf } from "./errors.js";
+import { SERVER_USAGE } from "./session.js";
+import { clearStatus } from "./status.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
-const HELP = `mcpkit ${version} — Model Context Protocol toolkit
+const OVERVIEW = `
+Naming the server:
+  The server is the last argument:
+    http://host:port/mcp   a URL: Streamable HTTP, falling back to legacy SSE
+                           (--transport forces one; --header adds HTTP headers)
+    NAME --config FILE     a server from an mcpServers config file (mcp.json)
+    -- COMMAND [ARGS...]   a command that starts a stdio server (--env adds variables)
 
-Usage:
-  mcpkit serve <server> [--http [--port N] [--host H]]
-                            run a bundled server over stdio, or over Streamable HTTP
-                            (with the legacy HTTP+SSE transport at /sse beside it)
-  mcpkit --version          print the version
-  mcpkit --help             print this help
-
-Bundled servers:
-${Object.entries(BUNDLED_SERVERS)
-  .map(([name, { description }]) => `  ${name.padEnd(22)}  ${description}`)
-  .join("\n")}
+Output:
+  Human-readable by default: aligned tables, long text truncated with a note (--full shows
+  all), content blocks as [type], images and audio summarised. --json prints only JSON on
+  stdout. Log messages from the server, progress (on a terminal) and errors go to stderr.
+  When the server asks for input (elicitation), mcpkit asks you field by field if stdin is a
+  terminal, and declines otherwise.
 
 Examples:
-  mcpkit serve calculator
-  mcpkit serve everything --http --port 3000
-  npx @modelcontextprotocol/inspector mcpkit serve calculator
+  $ mcpkit inspect -- npx -y @modelcontextprotocol/server-everything
+  $ mcpkit call echo --arg message=hello -- npx -y @modelcontextprotocol/server-everything
+  $ mcpkit tools http://localhost:3000/mcp
+  $ mcpkit read test://static-text --config mcp.json everything
+  $ mcpkit prompt args-prompt --arg city=Paris --json -- npx -y @modelcontextprotocol/server-everything
+  $ mcpkit serve everything --http --port 3000
+
+  mcpkit <command> --help shows each command's options and examples.
+
+${EXIT_CODES_HELP}
 `;
 
-/** Exit codes: 0 ok, 2 usage error. */
-async function main(argv: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs>;
+/**
+ * Splits off what follows the first `--` after the command: for a client command the command that
+ * starts the server, for `serve` the server's own arguments. Commander never sees it.
+ */
+function splitAtDashes(argv: string[]): { argv: string[]; afterDashes: string[] | undefined } {
+  const command = argv.findIndex((arg) => !arg.startsWith("-"));
+  const dash = argv.indexOf("--");
+  if (dash < 0 || command < 0 || command > dash || argv[command] === "help") {
+    return { argv, afterDashes: undefined };
+  }
+  return { argv: argv.slice(0, dash), afterDashes: argv.slice(dash + 1) };
+}
+
+/** `call <tool> [json]` in the list of commands: the usage without options and the server. */
+const subcommandTerm = (command: Command) =>
+  `${command.name()} ${command
+    .usage()
+    .replace(/^\[options\] ?/, "")
+    .replace(SERVER_USAGE, "")}`.trim();
+
+function program(context: CliContext): Command {
+  const root = new Command("mcpkit")
+    .description(
+      `mcpkit ${version}: inspect and call Model Context Protocol servers, and run the bundled ones`,
+    )
+    .usage("<command> [arguments...] [options]")
+    .version(version, "-v, --version", "print the version")
+    .helpOption("-h, --help", "show help and examples")
+    .configureOutput({
+      writeOut: (text) => process.stdout.write(text),
+      writeErr: (text) => process.stderr.write(text),
+      outputError: (text, write) => write(text.replace(/^error: /, "mcpkit: ")),
+    })
+    .showHelpAfterError("(add --help for usage and examples)")
+    .exitOverride()
+    .configureHelp({ subcommandTerm })
+    .addHelpText("after", OVERVIEW);
+  registerListCommands(root, context);
+  registerCallCommand(root, context);
+  registerReadCommand(root, context);
+  registerPromptCommand(root, context);
+  registerCompleteCommand(root, context);
+  registerServeCommand(root, context);
+  return root;
+}
+
+/** Runs the command line; resolves with the exit code (a server run by `serve` keeps the process alive). */
+async function main(args: string[]): Promise<number> {
+  const { argv, afterDashes } = splitAtDashes(args);
+  const context: CliContext = { afterDashes, exitCode: Exit.Ok };
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "v" },
-        http: { type: "boolean" },
-        port: { type: "string" },
-        host: { type: "string" },
-      },
-    });
+    await program(context).parseAsync(argv, { from: "user" });
+    return context.exitCode;
   } catch (error) {
-    process.stderr.write(`mcpkit: ${(error as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.version) {
-    process.stdout.write(`${version}\n`);
-    return 0;
-  }
-  const [command, name] = positionals;
-  if (values.help || command === undefined) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  if (command === "serve") {
-    const server = name === undefined ? undefined : BUNDLED_SERVERS[name];
-    if (!server) {
-      process.stderr.write(`mcpkit serve: unknown server ${JSON.stringify(name ?? "")}\n\n${HELP}`);
-      return 2;
+    clearStatus();
+    if (error instanceof CommanderError) {
+      // Help and version exit with 0; the rest is a usage error commander has already printed.
+      return error.exitCode === 0 ? Exit.Ok : Exit.Usage;
     }
-    if (!values.http) {
-      await server.create().serveStdio();
-      return -1;
-    }
-    const port = Number(values.port ?? 3000);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      process.stderr.write(
-        `mcpkit serve: --port must be a port number, not ${JSON.stringify(values.port)}\n`,
-      );
-      return 2;
-    }
-    const handle = await server
-      .create()
-      .serveHttp({ port, host: values.host as string | undefined, legacySse: true });
-    process.stderr.write(`mcpkit: ${name} listening on ${handle.url}\n`);
-    const stop = () => void handle.close().then(() => process.exit(0));
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-    return -1;
+    process.stderr.write(`mcpkit: ${describeError(error)}\n`);
+    return exitCodeOf(error);
   }
-  process.stderr.write(`mcpkit: unknown command ${JSON.stringify(command)}\n\n${HELP}`);
-  return 2;
+}
+
+// A reader that went away (`mcpkit tools … | head`) is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? Exit.Ok);
+    throw error;
+  });
 }
 
 main(process.argv.slice(2)).then(
   (code) => {
-    if (code >= 0) process.exitCode = code;
+    process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`mcpkit: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    process.stderr.write(`mcpkit: ${describeError(error)}\n`);
+    process.exitCode = Exit.Connection;
   },
 );

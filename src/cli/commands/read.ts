@@ -1,0 +1,61 @@
+/** `read <uri>`: read a resource. */
+import type { Command } from "commander";
+import { type CliContext, clientCommand, print, printJson } from "../command.js";
+import { renderContents } from "../content.js";
+import { Exit, UsageError } from "../errors.js";
+import type { Session } from "../session.js";
+
+interface ReadOptions {
+  raw?: boolean;
+}
+
+async function read(
+  { client, signal, timeout }: Session,
+  [uri]: string[],
+  options: ReadOptions & Session["options"],
+) {
+  if (!client.capabilities.resources) throw new UsageError("the server does not offer resources");
+  const result = await client.readResource(uri!, { signal, timeout });
+  if (options.json) {
+    printJson(result);
+    return Exit.Ok;
+  }
+  const contents = result.contents ?? [];
+  if (options.raw) {
+    for (const item of contents) {
+      process.stdout.write("blob" in item ? Buffer.from(item.blob, "base64") : item.text);
+    }
+    return Exit.Ok;
+  }
+  const full = options.full === true;
+  print(
+    contents.length > 0 ? contents.map((item) => renderContents(item, full)).join("\n\n") : "(no contents)",
+  );
+  return Exit.Ok;
+}
+
+export function registerReadCommand(program: Command, context: CliContext): void {
+  clientCommand<ReadOptions>(program, context, {
+    name: "read",
+    operands: "<uri>",
+    count: { min: 1, max: 1 },
+    summary: "Read a resource",
+    details: `Each part of the contents is shown under [mime type] uri: text as it is (truncated
+unless --full), binary data summarised by size. --raw writes the contents alone: text as is,
+binary data decoded, for redirecting to a file. A resource the server does not know exits
+with 2. List resources and templates with \`mcpkit resources\`.`,
+    examples: [
+      [
+        "mcpkit read demo://resource/static/document/features.md -- npx -y @modelcontextprotocol/server-everything",
+        "a text resource",
+      ],
+      [
+        "mcpkit read test://static-binary --raw -- mcpkit serve everything > image.png",
+        "binary contents to a file",
+      ],
+      ["mcpkit read test://template/42/data --json http://localhost:3000/mcp", "a templated URI, as JSON"],
+    ],
+    configure: (command) => command.option("--raw", "write only the contents (binary decoded) to stdout"),
+    run: read,
+  });
+}

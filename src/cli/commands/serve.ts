@@ -1,0 +1,128 @@
+/** `serve <name> [server args…] [--http [--port N] [--host H]]`: run a bundled server. */
+import type { Command } from "commander";
+import type { McpServer } from "../../server/server.js";
+import { BUNDLED_SERVERS } from "../../servers/index.js";
+import { type CliContext, examplesHelp, unwrap } from "../command.js";
+import { describeError, UsageError } from "../errors.js";
+import { note } from "../status.js";
+
+/**
+ * A bundled server as `serve` runs it. `create` gets the arguments after the server's name that are
+ * not `serve`'s own (`--http`, `--port`, `--host`), in order, e.g. `["/srv/a", "--read-only"]`; what
+ * follows a `--` comes after a `"--"` element. It throws an `Error` saying what is wrong with them
+ * (shown as a usage error, exit 2). `usage` (e.g. `<dir…> [--read-only]`) is shown in help; a server
+ * without one takes no arguments.
+ */
+export interface BundledServer {
+  description: string;
+  usage?: string;
+  create: (args: string[]) => McpServer | Promise<McpServer>;
+}
+
+export type BundledServers = Record<string, BundledServer>;
+
+interface ServeOptions {
+  http?: boolean;
+  port?: string;
+  host?: string;
+}
+
+/** `filesystem <dir…> [--read-only]`: the name, then the usage (which may already start with it). */
+function synopsis(name: string, server: BundledServer): string {
+  if (!server.usage) return name;
+  return server.usage.startsWith(`${name} `) ? server.usage : `${name} ${server.usage}`;
+}
+
+function serversHelp(servers: BundledServers): string {
+  const entries = Object.entries(servers).map(([name, server]) => [
+    synopsis(name, server),
+    server.description,
+  ]);
+  const width = Math.max(...entries.map(([term]) => term!.length));
+  return `\nBundled servers:\n${entries.map(([term, what]) => `  ${term!.padEnd(width)}  ${what}`).join("\n")}\n`;
+}
+
+function portOf(text: string | undefined): number {
+  if (text === undefined) return 3000;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) {
+    throw new UsageError(`--port must be a port number (0 picks a free one), not "${text}"`);
+  }
+  return port;
+}
+
+async function createServer(servers: BundledServers, name: string, args: string[]): Promise<McpServer> {
+  const server = Object.hasOwn(servers, name) ? servers[name] : undefined;
+  if (!server) {
+    throw new UsageError(
+      `serve: no bundled server "${name}" (there are: ${Object.keys(servers).join(", ")})`,
+    );
+  }
+  if (!server.usage && args.length > 0) {
+    const given = args.map((a) => JSON.stringify(a)).join(" ");
+    throw new UsageError(`serve ${name}: takes no arguments, got ${given}`);
+  }
+  try {
+    return await server.create(args);
+  } catch (error) {
+    throw new UsageError(`serve ${name}: ${describeError(error)}`);
+  }
+}
+
+async function serve(server: McpServer, name: string, options: ServeOptions): Promise<void> {
+  const http = options.http || options.port !== undefined || options.host !== undefined;
+  if (!http) {
+    await server.serveStdio(); // the process exits when stdin closes
+    return;
+  }
+  const handle = await server.serveHttp({ port: portOf(options.port), host: options.host, legacySse: true });
+  note(`mcpkit: ${name} listening on ${handle.url}`);
+  note(`mcpkit: legacy HTTP+SSE clients: ${new URL("/sse", handle.url).href}`);
+  const stop = () => void handle.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+/** Declares `serve`; `servers` are the ones it can run (the bundled ones unless a test gives others). */
+export function registerServeCommand(
+  program: Command,
+  context: CliContext,
+  servers: BundledServers = BUNDLED_SERVERS,
+): Command {
+  return program
+    .command("serve")
+    .summary("Run a bundled server")
+    .description(
+      unwrap(`Run a bundled server over stdio (the default), or over Streamable HTTP with --http, with the
+legacy HTTP+SSE transport at /sse beside it. Arguments after the server's name that are not
+serve's own options go to the server, in order; put them after -- if they look like serve's.
+
+Over HTTP the URL is printed on stderr ("mcpkit: <name> listening on http://…/mcp"); bound to
+a loopback address (the default) the server only accepts localhost Host and Origin headers.
+--port 0 picks a free port. SIGINT or SIGTERM stops it.`),
+    )
+    .argument("<name>", "the bundled server")
+    .argument("[args...]", "the server's own arguments")
+    .option("--http", "serve Streamable HTTP instead of stdio")
+    .option("--port <n>", "HTTP port (default 3000; 0 picks a free one; implies --http)")
+    .option("--host <address>", "HTTP address to bind (default 127.0.0.1; implies --http)")
+    .allowUnknownOption()
+    .addHelpText(
+      "after",
+      serversHelp(servers) +
+        examplesHelp([
+          ["mcpkit serve calculator", "the calculator over stdio (what MCP clients spawn)"],
+          [
+            "mcpkit serve everything --http --port 3000",
+            "the everything server at http://127.0.0.1:3000/mcp",
+          ],
+          ["mcpkit tools -- mcpkit serve calculator", "list its tools through the CLI itself"],
+          ["npx @modelcontextprotocol/inspector mcpkit serve calculator", "open it in the MCP Inspector"],
+        ]),
+    )
+    .action(async (name: string, args: string[], options: ServeOptions) => {
+      portOf(options.port); // a bad port is a usage error before anything starts
+      const tail = context.afterDashes?.length ? ["--", ...context.afterDashes] : [];
+      await serve(await createServer(servers, name, [...args, ...tail]), name, options);
+    });
+}

@@ -1,0 +1,119 @@
+import { type Command, Option } from "commander";
+import type { LoggingLevel } from "../protocol/types/client-features.js";
+import { UsageError } from "./errors.js";
+
+/** The options every command that talks to a server takes. */
+export interface ClientCliOptions {
+  config?: string;
+  header?: string[];
+  transport?: "streamable-http" | "sse";
+  env?: string[];
+  timeout: number;
+  logLevel?: LoggingLevel;
+  json?: boolean;
+  full?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+export const LOG_LEVELS: LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
+
+/** Commander's way of collecting a repeated option. */
+export const collect = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  value,
+];
+
+/** `30`, `30s`, `500ms`, `2m` → milliseconds; a bare number is seconds. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
+  if (!match)
+    throw new UsageError(`--timeout: expected a duration such as 30, 30s, 500ms or 2m, not "${text}"`);
+  const amount = Number(match[1]);
+  const ms = match[2] === "ms" ? amount : match[2] === "m" ? amount * 60_000 : amount * 1000;
+  if (ms <= 0) throw new UsageError("--timeout must be more than zero");
+  return Math.round(ms);
+}
+
+/** Adds the options for reaching a server and shaping the output. */
+export function addClientOptions(command: Command): Command {
+  return command
+    .option("-c, --config <file>", "read servers from an mcpServers config file (mcp.json); name one")
+    .option("-H, --header <name:value>", "HTTP header to send (repeatable)", collect)
+    .addOption(
+      new Option("--transport <kind>", "HTTP transport (default: Streamable HTTP, then legacy SSE)").choices([
+        "streamable-http",
+        "sse",
+      ]),
+    )
+    .option(
+      "-e, --env <KEY=VALUE>",
+      "environment variable for a server started by command (repeatable)",
+      collect,
+    )
+    .addOption(
+      new Option(
+        "-t, --timeout <duration>",
+        "time limit of the handshake and of each request: 30, 30s, 500ms, 2m",
+      )
+        .argParser(parseDuration)
+        .default(60_000, "60s"),
+    )
+    .addOption(
+      new Option(
+        "--log-level <level>",
+        "the least severe log messages to ask the server for (default: info)",
+      ).choices(LOG_LEVELS),
+    )
+    .option("-j, --json", "print JSON on stdout (nothing else goes there)")
+    .option("--full", "do not truncate long text")
+    .option("-q, --quiet", "do not print the server's log messages or progress")
+    .option("--verbose", "also print what the server writes to its stderr");
+}
+
+/** Splits `key=value` (the first `=`); `what` names the option in errors. */
+export function splitPair(pair: string, what: string, separator = "="): [string, string] {
+  const at = pair.indexOf(separator);
+  if (at <= 0) throw new UsageError(`${what}: expected key${separator}value, not "${pair}"`);
+  return [pair.slice(0, at).trim(), pair.slice(at + 1)];
+}
+
+/** `--env` pairs as an object. */
+export function envOf(pairs: string[] = []): Record<string, string> | undefined {
+  if (pairs.length === 0) return undefined;
+  return Object.fromEntries(pairs.map((pair) => splitPair(pair, "--env")));
+}
+
+/** `--header` values (`name: value` or `name:value`) as an object. */
+export function headersOf(values: string[] = []): Record<string, string> | undefined {
+  if (values.length === 0) return undefined;
+  return Object.fromEntries(
+    values.map((value) => {
+      const [name, text] = splitPair(value, "--header", ":");
+      return [name, text.trim()];
+    }),
+  );
+}
+
+/** Parses a JSON object given on the command line; `what` names it in errors. */
+export function parseJsonObject(text: string, what: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${what} ${text} are not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UsageError(`${what} must be a JSON object such as '{"name": "value"}', not ${text}`);
+  }
+  return value as Record<string, unknown>;
+}

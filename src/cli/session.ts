@@ -1,0 +1,202 @@
+/** Naming the server on the command line, connecting to it, and the life of one connection. */
+import { basename } from "node:path";
+import { McpClient } from "../client/client.js";
+import { loadConfigFile } from "../client/multi/config.js";
+import type { HttpClientOptions, StdioClientOptions } from "../client/options.js";
+import type { LoggingMessageNotificationParams } from "../protocol/types/client-features.js";
+import { elicitationHandler } from "./elicit.js";
+import { ConnectionError, describeError, Exit, UsageError } from "./errors.js";
+import { type ClientCliOptions, envOf, headersOf } from "./options.js";
+import { clearStatus, note } from "./status.js";
+
+/** How usage lines show the server. */
+export const SERVER_USAGE = "<server | -- command [args...]>";
+
+/** What `--help` says about naming the server. */
+export const SERVER_HELP =
+  "The server is the last argument: a URL (Streamable HTTP, falling back to legacy SSE; --transport forces one), a name from --config mcp.json (the mcpServers format), or, after --, the command that starts a stdio server.";
+
+/** The server as given: the operand naming it, or the command after `--`. */
+export interface ServerSpec {
+  name?: string;
+  command?: string[];
+}
+
+/** Everything a command needs while connected. */
+export interface Session {
+  client: McpClient;
+  /** Aborted on Ctrl-C: pass it to every request. */
+  signal: AbortSignal;
+  options: ClientCliOptions;
+  /** The per-request timeout in ms. */
+  timeout: number;
+}
+
+/** Thrown when the user interrupts. */
+class Interrupted extends Error {}
+
+const isUrl = (text: string) => /^https?:\/\//i.test(text);
+
+/**
+ * Splits the operands of a command into its own arguments and the server (the last operand, unless a
+ * command was given after `--`), checking how many arguments it takes.
+ */
+export function splitOperands(
+  operands: string[],
+  command: string[] | undefined,
+  count: { min: number; max: number },
+): { args: string[]; server: ServerSpec } {
+  let args = operands;
+  let server: ServerSpec = { command };
+  if (command === undefined) {
+    if (operands.length <= count.min) {
+      throw new UsageError(
+        "name the server: a URL, a name from --config, or a command after -- (see --help)",
+      );
+    }
+    args = operands.slice(0, -1);
+    server = { name: operands.at(-1) };
+  }
+  if (args.length > count.max) throw new UsageError(`too many arguments: ${JSON.stringify(args)}`);
+  if (args.length < count.min) throw new UsageError("missing arguments (see --help)");
+  return { args, server };
+}
+
+type Target = { label: string; connect: StdioClientOptions | HttpClientOptions; timeout?: number };
+
+/** Where to connect, from the server spec, the config file and the options. */
+export async function resolveTarget(spec: ServerSpec, options: ClientCliOptions): Promise<Target> {
+  const { command, name } = spec;
+  if (command !== undefined) {
+    if (name !== undefined)
+      throw new UsageError("name the server once: a URL or a name, or a command after --");
+    const [program, ...args] = command;
+    if (program === undefined)
+      throw new UsageError("nothing after --: give the command that starts the server");
+    return { label: command.join(" "), connect: { command: program, args, env: envOf(options.env) } };
+  }
+  if (name === undefined)
+    throw new UsageError("name the server: a URL, a name from --config, or a command after --");
+  if (isUrl(name)) {
+    return {
+      label: name,
+      connect: { url: name, headers: headersOf(options.header), transport: options.transport },
+    };
+  }
+  if (!options.config) {
+    throw new UsageError(
+      `"${name}" is not a URL; to use a server by name give --config mcp.json, or start one with a command after --, e.g. mcpkit tools -- npx -y @modelcontextprotocol/server-everything`,
+    );
+  }
+  let config: Awaited<ReturnType<typeof loadConfigFile>>;
+  try {
+    config = await loadConfigFile(options.config);
+  } catch (error) {
+    throw new UsageError(`--config: ${describeError(error)}`);
+  }
+  const entry = Object.hasOwn(config.mcpServers, name) ? config.mcpServers[name] : undefined;
+  if (!entry) {
+    const known = Object.keys(config.mcpServers).join(", ") || "none";
+    throw new UsageError(`no server "${name}" in ${options.config} (it has: ${known})`);
+  }
+  const label = `"${name}" from ${basename(options.config)}`;
+  if (entry.disabled) note(`mcpkit: ${label} is marked disabled; connecting anyway`);
+  if ("command" in entry) {
+    const env = { ...entry.env, ...envOf(options.env) };
+    return {
+      label,
+      timeout: entry.timeout,
+      connect: { command: entry.command, args: entry.args ?? [], env, cwd: entry.cwd },
+    };
+  }
+  const transport =
+    options.transport ?? (entry.transport === "sse" ? "sse" : entry.transport && "streamable-http");
+  return {
+    label,
+    timeout: entry.timeout,
+    connect: { url: entry.url, headers: { ...entry.headers, ...headersOf(options.header) }, transport },
+  };
+}
+
+function formatLog({ level, logger, data }: LoggingMessageNotificationParams): string {
+  const text = typeof data === "string" ? data : JSON.stringify(data);
+  return `[${level}]${logger ? ` ${logger}:` : ""} ${text}`;
+}
+
+/** Rejects with `Interrupted` when `signal` aborts. */
+function whenAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    signal.addEventListener("abort", () => reject(new Interrupted()), { once: true });
+  });
+}
+
+/**
+ * Connects, runs `work`, closes. Logs go to stderr as they come; Ctrl-C cancels the request in flight
+ * (exit 130). `timeoutIsDefault` lets a config file's `timeout` apply when `--timeout` was not given.
+ */
+export async function withClient(
+  spec: ServerSpec,
+  options: ClientCliOptions,
+  timeoutIsDefault: boolean,
+  work: (session: Session) => Promise<number>,
+): Promise<number> {
+  const target = await resolveTarget(spec, options);
+  const timeout = timeoutIsDefault && target.timeout ? target.timeout : options.timeout;
+  const controller = new AbortController();
+  const interrupted = whenAborted(controller.signal);
+  interrupted.catch(() => {});
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(Exit.Interrupted);
+    controller.abort(new Interrupted("interrupted"));
+    setTimeout(() => process.exit(Exit.Interrupted), 3000).unref();
+  };
+  process.on("SIGINT", onSigint);
+  let client: McpClient | undefined;
+  try {
+    const canAsk = process.stdin.isTTY === true && process.stderr.isTTY === true;
+    const connecting = McpClient.connect({
+      ...target.connect,
+      handshakeTimeout: timeout,
+      requestTimeout: timeout,
+      elicitation: elicitationHandler(canAsk),
+      ...("command" in target.connect && options.verbose
+        ? { onStderr: (line) => note(`[server] ${line}`) }
+        : {}),
+    });
+    // Interrupted while connecting: close what may still come up (the process exits soon anyway).
+    connecting.then(
+      (late) => controller.signal.aborted && void late.close(),
+      () => {},
+    );
+    try {
+      client = await Promise.race([connecting, interrupted]);
+    } catch (error) {
+      if (error instanceof Interrupted) throw error;
+      throw new ConnectionError(`could not connect to ${target.label}: ${describeError(error)}`, {
+        cause: error,
+      });
+    }
+    if (!options.quiet) {
+      client.on("log", (entry) => note(formatLog(entry)));
+      // Ask for logs (info and above unless --log-level says): stateless servers send none otherwise.
+      if (client.capabilities.logging) {
+        const asked = client.setLoggingLevel(options.logLevel ?? "info", { signal: controller.signal });
+        await (options.logLevel ? asked : asked.catch(() => {}));
+      } else if (options.logLevel)
+        note("mcpkit: the server does not offer logging; --log-level has no effect");
+    }
+    return await Promise.race([work({ client, signal: controller.signal, options, timeout }), interrupted]);
+  } catch (error) {
+    if (error instanceof Interrupted || controller.signal.aborted) {
+      clearStatus();
+      note("mcpkit: interrupted");
+      return Exit.Interrupted;
+    }
+    throw error;
+  } finally {
+    clearStatus();
+    // Once interrupted the handler stays: the stdio reaper re-raises SIGINT when no one else listens.
+    if (!controller.signal.aborted) process.off("SIGINT", onSigint);
+    await client?.close().catch(() => {});
+  }
+}
