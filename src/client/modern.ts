@@ -79,6 +79,9 @@ export async function discover(
         withMeta(undefined, { ...identity, protocolVersion: version }),
         { timeout },
       );
+      // Anything but a real DiscoverResult (a legacy server answering every method with {}) means
+      // the handshake era.
+      if (!Array.isArray(result.supportedVersions)) break;
       const meta = result._meta as Record<string, unknown> | undefined;
       const serverInfo = (meta?.[META.serverInfo] as Implementation | undefined) ?? {
         name: "unknown",
