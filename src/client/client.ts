@@ -1,6 +1,5 @@
 import { createRequire } from "node:module";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import { Emitter } from "../protocol/emitter.js";
 import {
   type ClientHandshakeOptions,
@@ -28,8 +27,10 @@ import type { Transport } from "../transports/transport.js";
 import { httpTransports, shouldFallBack } from "./connect-http.js";
 import { type ClientEvents, NOTIFICATION_EVENTS } from "./events.js";
 import { type FeatureAnswerer, featureAnswerer, featureCapabilities, installFeatures } from "./features.js";
-import { discover, type ModernIdentity, modernRequest, withMeta } from "./modern.js";
+import { ListenStream } from "./listen.js";
+import { discover, type ModernIdentity, mirroredParams, modernRequest } from "./modern.js";
 import type { ClientOptions } from "./options.js";
+import { allPages } from "./paginate.js";
 import { type AsToolsOptions, asTools, type McpTool } from "./tool-adapter.js";
 import { ToolResult } from "./tool-result.js";
 
@@ -41,37 +42,12 @@ function hasSession(transport: Transport): transport is Transport & { resetSessi
 /** How long the stateless probe waits before taking a silent server for one of the handshake era. */
 const PROBE_TIMEOUT = 5000;
 
-/** A listen stream stays open as long as the connection (the longest timer Node allows). */
-const LISTEN_TIMEOUT = 2 ** 31 - 1;
-
 /** Events that need a listen stream statelessly, and the capability that offers them. */
 const LIST_EVENTS: Record<string, "tools" | "prompts" | "resources"> = {
   toolsListChanged: "tools",
   promptsListChanged: "prompts",
   resourcesListChanged: "resources",
 };
-
-/** What a subscriptions/listen request opts in to. */
-interface ListenFilter {
-  toolsListChanged?: boolean;
-  promptsListChanged?: boolean;
-  resourcesListChanged?: boolean;
-  resourceSubscriptions?: string[];
-}
-
-/** The Mcp-Param-* headers of a tools/call, from the tool's schema as last listed. */
-function mirroredParams(message: JSONRPCMessage, schemas: Map<string, JsonSchema>): Record<string, string> {
-  if (!("method" in message) || message.method !== "tools/call") return {};
-  const schema = schemas.get(String(message.params?.name));
-  const headers = schema ? paramHeadersOf(schema) : undefined;
-  if (!headers || typeof headers === "string") return {};
-  const out: Record<string, string> = {};
-  for (const { header, path } of headers) {
-    const value = headerString(valueAt(message.params?.arguments, path));
-    if (value !== undefined) out[header] = encodeHeaderValue(value);
-  }
-  return out;
-}
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -92,7 +68,8 @@ export class McpClient {
   /** Shared with the `roots/list` handler, which answers with the current roots. */
   private readonly rootsState: { roots: Root[] };
   private reinitializing: Promise<void> | undefined;
-  private listening: { filter: ListenFilter; controller: AbortController } | undefined;
+  /** The subscriptions/listen stream of a stateless connection. */
+  private readonly listening: ListenStream | undefined;
 
   private constructor(
     /** The JSON-RPC engine, for methods this class has no wrapper for. */
@@ -110,6 +87,7 @@ export class McpClient {
     this.init = init;
     this.events = events;
     this.rootsState = rootsState;
+    this.listening = modern ? new ListenStream(peer, modern) : undefined;
   }
 
   /** The server's name, version and display data. */
@@ -224,26 +202,9 @@ export class McpClient {
   on<K extends keyof ClientEvents>(event: K, listener: (value: ClientEvents[K]) => void): () => void {
     // Statelessly, change notifications come only on a subscriptions/listen stream: open it on demand.
     const kind = LIST_EVENTS[event as string];
-    if (this.modern && kind && this.capabilities[kind]?.listChanged)
-      this.listen({ [`${kind}ListChanged`]: true });
+    if (this.listening && kind && this.capabilities[kind]?.listChanged)
+      this.listening.want({ [`${kind}ListChanged`]: true });
     return this.events.on(event, listener);
-  }
-
-  /** Opens (or reopens, wider) the `subscriptions/listen` stream of a stateless connection. */
-  private listen(more: ListenFilter): void {
-    const filter = { ...this.listening?.filter, ...more };
-    if (this.listening && JSON.stringify(filter) === JSON.stringify(this.listening.filter)) return;
-    this.listening?.controller.abort();
-    const controller = new AbortController();
-    this.listening = { filter, controller };
-    this.peer
-      .request("subscriptions/listen", withMeta({ notifications: filter }, this.modern!), {
-        signal: controller.signal,
-        timeout: LISTEN_TIMEOUT,
-      })
-      .catch(() => {
-        // Ended by close or by a wider listen; the notifications are events, the result is nothing.
-      });
   }
 
   /** Whether the connection has ended. */
@@ -352,8 +313,7 @@ export class McpClient {
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     this.require(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
     if (this.modern) {
-      const uris = new Set(this.listening?.filter.resourceSubscriptions ?? []).add(uri);
-      this.listen({ resourceSubscriptions: [...uris] });
+      this.listening!.want({ resourceSubscriptions: [...new Set(this.listening!.resources).add(uri)] });
       return;
     }
     await this.request("resources/subscribe", { uri }, options);
@@ -362,8 +322,7 @@ export class McpClient {
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     this.require(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
     if (this.modern) {
-      const uris = (this.listening?.filter.resourceSubscriptions ?? []).filter((u) => u !== uri);
-      this.listen({ resourceSubscriptions: uris });
+      this.listening!.want({ resourceSubscriptions: this.listening!.resources.filter((u) => u !== uri) });
       return;
     }
     await this.request("resources/unsubscribe", { uri }, options);
@@ -418,7 +377,7 @@ export class McpClient {
 
   /** Ends the connection; for stdio, the server's process tree is gone when this resolves. */
   close(): Promise<void> {
-    this.listening?.controller.abort();
+    this.listening?.close();
     return this.peer.close();
   }
 
@@ -430,21 +389,7 @@ export class McpClient {
     return this.request<T>(method, cursor === undefined ? undefined : { cursor }, options);
   }
 
-  /** Follows `nextCursor` to the end; a repeated cursor is an error, not an endless loop. */
-  private async all<T>(method: string, key: string, options?: RequestOptions): Promise<T[]> {
-    const items: T[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    do {
-      const page = await this.page<Record<string, unknown>>(method, cursor, options);
-      for (const item of (page[key] as T[] | undefined) ?? []) items.push(item);
-      cursor = page.nextCursor as string | undefined;
-      if (cursor !== undefined) {
-        if (seen.has(cursor))
-          throw new McpError(ErrorCode.InternalError, `The server repeated the ${method} cursor ${cursor}`);
-        seen.add(cursor);
-      }
-    } while (cursor !== undefined);
-    return items;
+  private all<T>(method: string, key: string, options?: RequestOptions): Promise<T[]> {
+    return allPages<T>((m, cursor) => this.page(m, cursor, options), method, key);
   }
 }

@@ -9,6 +9,13 @@ import type {
   InitializeResult,
   ServerCapabilities,
 } from "../protocol/types/lifecycle.js";
+import type { JsonSchema } from "../protocol/types/tools.js";
+import {
+  encodeHeaderValue,
+  headerString,
+  paramHeadersOf,
+  valueAt,
+} from "../transports/http/param-headers.js";
 import type { Transport } from "../transports/transport.js";
 import type { FeatureAnswerer } from "./features.js";
 
@@ -152,4 +159,21 @@ export async function modernRequest<T>(
     current = { ...base, inputResponses };
     if (typeof result.requestState === "string") current.requestState = result.requestState;
   }
+}
+
+/** The Mcp-Param-* headers of a tools/call, from the tool's schema as last listed. */
+export function mirroredParams(
+  message: JSONRPCMessage,
+  schemas: Map<string, JsonSchema>,
+): Record<string, string> {
+  if (!("method" in message) || message.method !== "tools/call") return {};
+  const schema = schemas.get(String(message.params?.name));
+  const headers = schema ? paramHeadersOf(schema) : undefined;
+  if (!headers || typeof headers === "string") return {};
+  const out: Record<string, string> = {};
+  for (const { header, path } of headers) {
+    const value = headerString(valueAt(message.params?.arguments, path));
+    if (value !== undefined) out[header] = encodeHeaderValue(value);
+  }
+  return out;
 }
