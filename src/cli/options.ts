@@ -1,5 +1,6 @@
 import { type Command, Option } from "commander";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
+import { LOGGING_LEVELS } from "../server/logging.js";
 import { UsageError } from "./errors.js";
 
 /** The options every command that talks to a server takes. */
@@ -16,16 +17,7 @@ export interface ClientCliOptions {
   verbose?: boolean;
 }
 
-export const LOG_LEVELS: LoggingLevel[] = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-];
+export const LOG_LEVELS: readonly LoggingLevel[] = LOGGING_LEVELS;
 
 /** Commander's way of collecting a repeated option. */
 export const collect = (value: string, previous: string[] | undefined): string[] => [

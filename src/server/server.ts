@@ -7,6 +7,7 @@ import type { Implementation } from "../protocol/types/base.js";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type { CompleteReference } from "../protocol/types/completion.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
+import { respondInternalError } from "../transports/http/server/exchange.js";
 import { StreamableHttpHandler, type StreamableHttpOptions } from "../transports/http/server/handler.js";
 import {
   type HttpServerHandle,
@@ -331,19 +332,7 @@ export class McpServer implements SessionHost {
       { paramHeaders: (tool) => this.tools.paramHeaders(tool), ...this.options.http },
     );
     const exchange = new WebExchange(request);
-    void this.webHandler.handle(exchange).catch((error: unknown) => {
-      exchange.respond(
-        500,
-        { "content-type": "application/json" },
-        JSON.stringify({
-          jsonrpc: "2.0",
-          error: {
-            code: -32603,
-            message: `Internal error: ${error instanceof Error ? error.message : String(error)}`,
-          },
-        }),
-      );
-    });
+    void this.webHandler.handle(exchange).catch((error: unknown) => respondInternalError(exchange, error));
     return exchange.response;
   };
 

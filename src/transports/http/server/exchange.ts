@@ -37,3 +37,13 @@ export class BodyTooLargeError extends Error {
     super(`Request body larger than ${limit} bytes`);
   }
 }
+
+/** Answers 500 with a JSON-RPC internal error, for a failure no handler caught. */
+export function respondInternalError(exchange: HttpExchange, error: unknown): void {
+  const message = `Internal error: ${error instanceof Error ? error.message : String(error)}`;
+  exchange.respond(
+    500,
+    { "content-type": "application/json" },
+    JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message } }),
+  );
+}

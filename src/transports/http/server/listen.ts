@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { LegacySseHandler, type LegacySseOptions } from "../../sse/server.js";
+import { respondInternalError } from "./exchange.js";
 import type { ConnectSession, StreamableHttpOptions } from "./handler.js";
 import { StreamableHttpHandler } from "./handler.js";
 import { NodeExchange } from "./node.js";
@@ -59,19 +60,7 @@ export async function listenHttp(
     else if (legacy && pathname === legacy.messagesPath && req.method === "POST")
       done = legacy.post(exchange);
     else done = Promise.resolve(exchange.respond(404, { "content-type": "text/plain" }, "Not Found"));
-    done.catch((error: unknown) => {
-      exchange.respond(
-        500,
-        { "content-type": "application/json" },
-        JSON.stringify({
-          jsonrpc: "2.0",
-          error: {
-            code: -32603,
-            message: `Internal error: ${error instanceof Error ? error.message : String(error)}`,
-          },
-        }),
-      );
-    });
+    done.catch((error: unknown) => respondInternalError(exchange, error));
   });
   // Streams are long-lived; node's default request timeout would cut them.
   server.requestTimeout = 0;
