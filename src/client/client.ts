@@ -1,14 +1,14 @@
 import { createRequire } from "node:module";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { Emitter } from "../protocol/emitter.js";
+import type { Emitter } from "../protocol/emitter.js";
 import {
   type ClientHandshakeOptions,
   clientHandshake,
   DEFAULT_HANDSHAKE_TIMEOUT,
 } from "../protocol/handshake.js";
-import { Peer, type RequestOptions } from "../protocol/peer.js";
+import type { Peer, RequestOptions } from "../protocol/peer.js";
 import { type Revision, revisionOf } from "../protocol/revisions/index.js";
-import type { Implementation, ProgressNotificationParams, Result } from "../protocol/types/base.js";
+import type { Implementation, Result } from "../protocol/types/base.js";
 import type { LoggingLevel, Root } from "../protocol/types/client-features.js";
 import type { CompleteReference, CompleteResult } from "../protocol/types/completion.js";
 import type { InitializeResult, ServerCapabilities } from "../protocol/types/lifecycle.js";
@@ -16,23 +16,20 @@ import type { GetPromptResult, Prompt } from "../protocol/types/prompts.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../protocol/types/resources.js";
 import type { CallToolResult, JsonSchema, Tool } from "../protocol/types/tools.js";
 import { isSessionExpired } from "../transports/http/client-errors.js";
-import {
-  encodeHeaderValue,
-  headerString,
-  paramHeadersOf,
-  valueAt,
-} from "../transports/http/param-headers.js";
+import { paramHeadersOf } from "../transports/http/param-headers.js";
 import { StdioClientTransport } from "../transports/stdio/client.js";
 import type { Transport } from "../transports/transport.js";
+import { ResultCache } from "./cache.js";
 import { httpTransports, shouldFallBack } from "./connect-http.js";
-import { type ClientEvents, NOTIFICATION_EVENTS } from "./events.js";
-import { type FeatureAnswerer, featureAnswerer, featureCapabilities, installFeatures } from "./features.js";
+import type { ClientEvents } from "./events.js";
+import type { FeatureAnswerer } from "./features.js";
 import { ListenStream } from "./listen.js";
 import { discover, type ModernIdentity, mirroredParams, modernRequest } from "./modern.js";
 import type { ClientOptions } from "./options.js";
 import { allPages } from "./paginate.js";
 import { type AsToolsOptions, asTools, type McpTool } from "./tool-adapter.js";
 import { ToolResult } from "./tool-result.js";
+import { type ClientParts, wireClient } from "./wiring.js";
 
 /** Whether the transport keeps a session it can start over (Streamable HTTP). */
 function hasSession(transport: Transport): transport is Transport & { resetSession(): void } {
@@ -71,23 +68,29 @@ export class McpClient {
   /** The subscriptions/listen stream of a stateless connection. */
   private readonly listening: ListenStream | undefined;
 
-  private constructor(
-    /** The JSON-RPC engine, for methods this class has no wrapper for. */
-    readonly peer: Peer,
-    readonly transport: Transport,
-    init: InitializeResult,
-    events: Emitter<ClientEvents>,
-    rootsState: { roots: Root[] },
-    private readonly handshake: ClientHandshakeOptions,
-    private readonly answer: FeatureAnswerer,
-    private readonly toolSchemas: Map<string, JsonSchema>,
-    /** Set when the client speaks the stateless revision (2026-07-28) with this server. */
-    private readonly modern?: ModernIdentity,
-  ) {
-    this.init = init;
-    this.events = events;
-    this.rootsState = rootsState;
-    this.listening = modern ? new ListenStream(peer, modern) : undefined;
+  /** The JSON-RPC engine, for methods this class has no wrapper for. */
+  readonly peer: Peer;
+  readonly transport: Transport;
+  private readonly handshake: ClientHandshakeOptions;
+  private readonly answer: FeatureAnswerer;
+  private readonly toolSchemas: Map<string, JsonSchema>;
+  /** List and read results kept for the `ttlMs` the server gave. */
+  private readonly cache: ResultCache;
+  /** Set when the client speaks the stateless revision (2026-07-28) with this server. */
+  private readonly modern: ModernIdentity | undefined;
+
+  private constructor(parts: ClientParts) {
+    this.peer = parts.peer;
+    this.transport = parts.transport;
+    this.init = parts.init;
+    this.events = parts.events;
+    this.rootsState = parts.rootsState;
+    this.handshake = parts.handshake;
+    this.answer = parts.answer;
+    this.toolSchemas = parts.toolSchemas;
+    this.cache = parts.cache;
+    this.modern = parts.modern;
+    this.listening = parts.modern ? new ListenStream(parts.peer, parts.modern) : undefined;
   }
 
   /** The server's name, version and display data. */
@@ -148,24 +151,8 @@ export class McpClient {
     options: ClientOptions,
     probe = true,
   ): Promise<McpClient> {
-    const peer = new Peer(transport, { requestTimeout: options.requestTimeout, trace: options.trace });
-    // Listeners exist before the handshake, so nothing the server sends early is lost.
-    const events = new Emitter<ClientEvents>();
-    for (const [method, event] of Object.entries(NOTIFICATION_EVENTS)) {
-      peer.setNotificationHandler(method, (params) => events.emit(event, params as never));
-    }
-    peer.onprogress = (params) => events.emit("progress", params as unknown as ProgressNotificationParams);
-    peer.onClose((error) => events.emit("close", error));
-    const rootsState = { roots: options.roots ?? [] };
-    const answer = featureAnswerer(options, () => rootsState.roots);
-    installFeatures(peer, options, answer);
-    const toolSchemas = new Map<string, JsonSchema>();
-    const handshake: ClientHandshakeOptions = {
-      clientInfo: options.clientInfo ?? { name: "mcpkit", version },
-      capabilities: featureCapabilities(options, options.capabilities),
-      protocolVersion: options.protocolVersion,
-      timeout: options.handshakeTimeout,
-    };
+    const parts = wireClient(transport, options, version);
+    const { peer, handshake, toolSchemas } = parts;
     try {
       await peer.start();
       const wanted = options.protocolVersion === undefined ? undefined : revisionOf(options.protocolVersion);
@@ -177,21 +164,11 @@ export class McpClient {
         );
         if (found) {
           const modern = { ...identity, protocolVersion: found.protocolVersion };
-          return new McpClient(
-            peer,
-            transport,
-            found,
-            events,
-            rootsState,
-            handshake,
-            answer,
-            toolSchemas,
-            modern,
-          );
+          return new McpClient({ ...parts, init: found, modern });
         }
       }
       const init = await clientHandshake(peer, handshake);
-      return new McpClient(peer, transport, init, events, rootsState, handshake, answer, toolSchemas);
+      return new McpClient({ ...parts, init });
     } catch (error) {
       await transport.close().catch(() => {});
       throw error;
@@ -306,7 +283,7 @@ export class McpClient {
 
   /** Reads a resource: text contents carry `text`, binary ones base64 `blob`. */
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.request<ReadResourceResult>("resources/read", { uri }, options);
+    return this.cached<ReadResourceResult>("resources/read", { uri }, options);
   }
 
   /** Asks for `resourceUpdated` events when `uri` changes. */
@@ -386,7 +363,21 @@ export class McpClient {
   }
 
   private page<T>(method: string, cursor: string | undefined, options?: RequestOptions): Promise<T> {
-    return this.request<T>(method, cursor === undefined ? undefined : { cursor }, options);
+    return this.cached<T>(method, cursor === undefined ? undefined : { cursor }, options);
+  }
+
+  /** A cacheable request: answered from the cache while the server's `ttlMs` lasts. */
+  private async cached<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options?: RequestOptions,
+  ): Promise<T> {
+    const key = ResultCache.key(method, params);
+    const hit = this.cache.get(key);
+    if (hit) return hit as T;
+    const result = await this.request<Record<string, unknown>>(method, params, options);
+    this.cache.put(key, result);
+    return result as T;
   }
 
   private all<T>(method: string, key: string, options?: RequestOptions): Promise<T[]> {

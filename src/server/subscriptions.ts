@@ -1,3 +1,4 @@
+import type { RequestId } from "../jsonrpc/messages.js";
 import type { IncomingRequest } from "../protocol/incoming.js";
 import { META } from "../protocol/modern.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
@@ -12,7 +13,8 @@ export interface ListenFilter {
 
 interface Listener {
   request: IncomingRequest;
-  id: string;
+  /** The listen request's own JSON-RPC id, as the spec has it. */
+  id: RequestId;
   filter: ListenFilter;
 }
 
@@ -44,7 +46,7 @@ export class Subscriptions {
     if (Array.isArray(asked.resourceSubscriptions) && capabilities.resources?.subscribe) {
       filter.resourceSubscriptions = asked.resourceSubscriptions.filter((uri) => typeof uri === "string");
     }
-    const listener: Listener = { request, id: String(request.id), filter };
+    const listener: Listener = { request, id: request.id, filter };
     this.listeners.add(listener);
     request.notify("notifications/subscriptions/acknowledged", {
       _meta: { [META.subscriptionId]: listener.id },

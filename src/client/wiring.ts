@@ -1,0 +1,60 @@
+import { Emitter } from "../protocol/emitter.js";
+import type { ClientHandshakeOptions } from "../protocol/handshake.js";
+import { Peer } from "../protocol/peer.js";
+import type { ProgressNotificationParams } from "../protocol/types/base.js";
+import type { Root } from "../protocol/types/client-features.js";
+import type { InitializeResult } from "../protocol/types/lifecycle.js";
+import type { JsonSchema } from "../protocol/types/tools.js";
+import type { Transport } from "../transports/transport.js";
+import { ResultCache } from "./cache.js";
+import { type ClientEvents, NOTIFICATION_EVENTS } from "./events.js";
+import { type FeatureAnswerer, featureAnswerer, featureCapabilities, installFeatures } from "./features.js";
+import type { ModernIdentity } from "./modern.js";
+import type { ClientOptions } from "./options.js";
+
+/** What a client is made of, gathered while connecting. */
+export interface ClientParts {
+  peer: Peer;
+  transport: Transport;
+  init: InitializeResult;
+  events: Emitter<ClientEvents>;
+  rootsState: { roots: Root[] };
+  handshake: ClientHandshakeOptions;
+  answer: FeatureAnswerer;
+  toolSchemas: Map<string, JsonSchema>;
+  cache: ResultCache;
+  modern?: ModernIdentity;
+}
+
+/**
+ * Everything a client needs before it talks to the server: the engine, with listeners installed
+ * before the first message so nothing the server sends early is lost, and the features that
+ * answer the server's requests.
+ */
+export function wireClient(
+  transport: Transport,
+  options: ClientOptions,
+  version: string,
+): Omit<ClientParts, "init" | "modern"> {
+  const peer = new Peer(transport, { requestTimeout: options.requestTimeout, trace: options.trace });
+  const events = new Emitter<ClientEvents>();
+  const cache = new ResultCache();
+  for (const [method, event] of Object.entries(NOTIFICATION_EVENTS)) {
+    peer.setNotificationHandler(method, (params) => {
+      cache.invalidate(event, params);
+      events.emit(event, params as never);
+    });
+  }
+  peer.onprogress = (params) => events.emit("progress", params as unknown as ProgressNotificationParams);
+  peer.onClose((error) => events.emit("close", error));
+  const rootsState = { roots: options.roots ?? [] };
+  const answer = featureAnswerer(options, () => rootsState.roots);
+  installFeatures(peer, options, answer);
+  const handshake: ClientHandshakeOptions = {
+    clientInfo: options.clientInfo ?? { name: "mcpkit", version },
+    capabilities: featureCapabilities(options, options.capabilities),
+    protocolVersion: options.protocolVersion,
+    timeout: options.handshakeTimeout,
+  };
+  return { peer, transport, events, rootsState, handshake, answer, toolSchemas: new Map(), cache };
+}
