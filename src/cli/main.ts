@@ -7,6 +7,7 @@ import { registerCallCommand } from "./commands/call.js";
 import { registerCompleteCommand } from "./commands/complete.js";
 import { registerListCommands } from "./commands/list.js";
 import { registerPromptCommand } from "./commands/prompt.js";
+import { registerProxyCommand } from "./commands/proxy.js";
 import { registerReadCommand } from "./commands/read.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { describeError, EXIT_CODES_HELP, Exit, exitCodeOf } from "./errors.js";
@@ -86,6 +87,7 @@ function program(context: CliContext): Command {
   registerPromptCommand(root, context);
   registerCompleteCommand(root, context);
   registerServeCommand(root, context);
+  registerProxyCommand(root, context);
   return root;
 }
 

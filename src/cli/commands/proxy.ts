@@ -1,0 +1,282 @@
+/**
+ * `proxy`: serve a stdio server over HTTP, an HTTP server over stdio, or the servers of a config file
+ * as one, with allow/deny lists and an audit log.
+ */
+import { type Command, Option } from "commander";
+import type { ServerConfig } from "../../client/multi/config.js";
+import { checkProxyConfig, loadProxyConfig, type ProxyConfig } from "../../proxy/aggregate.js";
+import { AuditLog } from "../../proxy/audit.js";
+import { parseToolRule } from "../../proxy/filter.js";
+import { createProxyServer, type ProxyOptions, type ProxyServer } from "../../proxy/proxy.js";
+import { type CliContext, examplesHelp, unwrap } from "../command.js";
+import { ConnectionError, describeError, UsageError } from "../errors.js";
+import { collect, envOf, headersOf, parseDuration } from "../options.js";
+import { note } from "../status.js";
+
+interface ProxyCliOptions {
+  http?: boolean;
+  stdio?: boolean;
+  port?: string;
+  host?: string;
+  config?: string;
+  allow?: string[];
+  deny?: string[];
+  audit?: string;
+  header?: string[];
+  transport?: "streamable-http" | "sse";
+  env?: string[];
+  timeout?: number;
+  verbose?: boolean;
+}
+
+const isUrl = (text: string) => /^https?:\/\//i.test(text);
+
+function portOf(text: string | undefined): number {
+  if (text === undefined) return 3000;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) {
+    throw new UsageError(`--port must be a port number (0 picks a free one), not "${text}"`);
+  }
+  return port;
+}
+
+/** Checks `--allow`/`--deny` rules, so a typo is a usage error before anything starts. */
+function checkRules(option: string, rules: string[] = []): void {
+  for (const rule of rules) {
+    try {
+      parseToolRule(rule);
+    } catch (error) {
+      throw new UsageError(`${option}: ${describeError(error)}`);
+    }
+  }
+}
+
+/** Where the proxy forwards to, from the command line: a config file, a URL or a command. */
+async function upstreamOptions(
+  operands: string[],
+  afterDashes: string[] | undefined,
+  options: ProxyCliOptions,
+): Promise<{ proxy: ProxyOptions; label: string }> {
+  const rules = { allow: options.allow ?? [], deny: options.deny ?? [] };
+  const given = [
+    options.config !== undefined,
+    afterDashes !== undefined,
+    operands.length > 0 && !options.config,
+  ];
+  if (given.filter(Boolean).length !== 1) {
+    throw new UsageError(
+      "give the upstream once: --config mcp.json (all its servers as one), a URL, or a command after --",
+    );
+  }
+  const urlOnly = options.header?.length || options.transport;
+  if (urlOnly && (options.config !== undefined || afterDashes !== undefined)) {
+    throw new UsageError(
+      "--header and --transport are for a URL upstream (put them in the config file's entry)",
+    );
+  }
+  if (options.env?.length && afterDashes === undefined) {
+    throw new UsageError("--env is for a command upstream (put it in the config file's entry)");
+  }
+  if (options.config !== undefined) {
+    let config: ProxyConfig;
+    try {
+      config = await loadProxyConfig(options.config);
+      checkProxyConfig(config, { servers: operands.length > 0 ? operands : undefined, ...rules });
+    } catch (error) {
+      throw new UsageError(`--config: ${describeError(error)}`);
+    }
+    const servers = operands.length > 0 ? { servers: operands } : {};
+    return { proxy: { config, ...servers, ...rules }, label: options.config };
+  }
+  let upstream: ServerConfig;
+  let label: string;
+  if (afterDashes !== undefined) {
+    const [command, ...args] = afterDashes;
+    if (command === undefined)
+      throw new UsageError("nothing after --: give the command that starts the server");
+    upstream = { command, args };
+    const env = envOf(options.env);
+    if (env) upstream.env = env;
+    label = afterDashes.join(" ");
+  } else {
+    if (operands.length > 1) throw new UsageError(`one URL only, not ${JSON.stringify(operands)}`);
+    const url = operands[0]!;
+    if (!isUrl(url)) {
+      throw new UsageError(
+        `"${url}" is not a URL; give an http(s):// URL, --config mcp.json, or a command after --`,
+      );
+    }
+    upstream = { url };
+    const headers = headersOf(options.header);
+    if (headers) upstream.headers = headers;
+    if (options.transport) upstream.transport = options.transport;
+    label = url;
+  }
+  for (const rule of [...rules.allow, ...rules.deny]) {
+    if (parseToolRule(rule).server !== undefined) {
+      throw new UsageError(`--allow/--deny: with one upstream, name tools without a server, not "${rule}"`);
+    }
+  }
+  return { proxy: { upstream, ...rules }, label };
+}
+
+/** One stderr line per server: its tools, the ones hidden, the ones that failed. */
+function describeServers(proxy: ProxyServer): void {
+  const counts = new Map<string, number>();
+  for (const tool of proxy.exposedTools()) counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
+  const hidden = proxy.hiddenTools();
+  const failed = new Map(proxy.failures.map(({ server, error }) => [server, error]));
+  for (const server of proxy.servers) {
+    const error = failed.get(server);
+    if (error) {
+      note(`mcpkit: proxy: ${server}: could not connect, left out: ${describeError(error)}`);
+      continue;
+    }
+    const count = counts.get(server) ?? 0;
+    const hiddenText = hidden[server] ? `, ${hidden[server]} hidden by allow/deny` : "";
+    note(`mcpkit: proxy: ${server}: ${count} tool${count === 1 ? "" : "s"}${hiddenText}`);
+  }
+}
+
+async function run(operands: string[], context: CliContext, options: ProxyCliOptions): Promise<void> {
+  if (options.http && options.stdio) throw new UsageError("--http and --stdio exclude each other");
+  const http = !options.stdio && (options.http || options.port !== undefined || options.host !== undefined);
+  if (options.stdio && (options.port !== undefined || options.host !== undefined)) {
+    throw new UsageError("--port and --host are for --http, not --stdio");
+  }
+  const port = portOf(options.port);
+  checkRules("--allow", options.allow);
+  checkRules("--deny", options.deny);
+  const { proxy: proxyOptions, label } = await upstreamOptions(operands, context.afterDashes, options);
+
+  let audit: AuditLog | undefined;
+  if (options.audit !== undefined) {
+    try {
+      audit = await AuditLog.open(options.audit);
+    } catch (error) {
+      throw new UsageError(`--audit: ${describeError(error)}`);
+    }
+  }
+  let proxy: ProxyServer;
+  try {
+    proxy = await createProxyServer({
+      ...proxyOptions,
+      ...(audit ? { audit: audit.sink } : {}),
+      ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+      ...(options.verbose ? { onStderr: (server, line) => note(`[${server}] ${line}`) } : {}),
+      onWarning: (message) => note(`mcpkit: proxy: ${message}`),
+    });
+  } catch (error) {
+    await audit?.close();
+    throw new ConnectionError(`could not connect to ${label}: ${describeError(error)}`, { cause: error });
+  }
+  describeServers(proxy);
+
+  // Listeners stay (`on`, not `once`): the stdio reaper re-raises a signal no one else listens to,
+  // which would end the process before the upstreams and the audit log are closed.
+  let stopping: Promise<void> | undefined;
+  const stop = (closeListener: () => Promise<void>) => {
+    stopping ??= closeListener()
+      .then(() => proxy.close())
+      .then(() => audit?.close())
+      .catch((error: unknown) => note(`mcpkit: proxy: ${describeError(error)}`))
+      .finally(() => process.exit(0));
+    return stopping;
+  };
+  if (!http) {
+    const session = await proxy.serveStdio({ exitOnClose: false });
+    session.peer.onClose(() => void stop(async () => {}));
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stop(async () => {}));
+    return;
+  }
+  const handle = await proxy.serveHttp({ port, host: options.host, legacySse: true });
+  note(`mcpkit: proxy listening on ${handle.url}`);
+  note(`mcpkit: legacy HTTP+SSE clients: ${new URL("/sse", handle.url).href}`);
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.on(signal, () => void stop(() => handle.close()));
+}
+
+/** Declares `proxy`. */
+export function registerProxyCommand(program: Command, context: CliContext): Command {
+  return program
+    .command("proxy")
+    .summary("Serve a server over another transport, or many servers as one")
+    .usage("[options] (--config FILE | URL | -- command [args...])")
+    .description(
+      unwrap(`Forward an MCP server's tools (with progress and cancellation), resources, templates,
+prompts and completion, following its list changes.
+
+The upstream is one of:
+  -- COMMAND [ARGS...]     a stdio server (serve it over HTTP with --http)
+  URL                      an HTTP server (serve it over stdio, for clients
+                           that only spawn servers)
+  --config FILE [NAME...]  the servers of an mcpServers file, or the named
+                           ones, as ONE server: tools are named server__tool,
+                           prompts server__prompt
+
+The proxy serves stdio unless --http (or --port, --host) is given. Over HTTP it prints
+"mcpkit: proxy listening on http://…/mcp" on stderr; bound to a loopback address (the default) it
+only accepts localhost Host and Origin headers. SIGINT or SIGTERM stops it, and every server it
+started.
+
+Tools can be filtered. In the config file, per server: "allowTools": ["read_*"] exposes only those,
+"denyTools": ["write_file"] hides those. On the command line: --allow and --deny, repeatable, as
+server/tool (or tool: that tool on every server), with * as a wildcard. Deny wins. A hidden tool
+is neither listed nor callable (calling it answers error -32602).
+
+--audit FILE appends one JSON line per tool call (--audit - writes them to stderr):
+  {"time":"…","server":"fs","tool":"read_file","argsDigest":"<sha256>","outcome":"ok","durationMs":12}
+argsDigest is the SHA-256 of the arguments' canonical JSON (sorted keys): the arguments themselves
+are never written. outcome is ok, tool_error (isError), error (a protocol or connection error) or
+cancelled.`),
+    )
+    .argument("[upstream...]", "a URL, or with --config the servers to serve (default all)")
+    .option("--http", "serve Streamable HTTP (and legacy SSE at /sse)")
+    .option("--stdio", "serve stdio (the default)")
+    .option("--port <n>", "HTTP port (default 3000; 0 picks a free one; implies --http)")
+    .option("--host <address>", "HTTP address to bind (default 127.0.0.1; implies --http)")
+    .option("-c, --config <file>", "serve the servers of an mcpServers config file (mcp.json) as one")
+    .option("--allow <server/tool>", "expose only the matching tools of that server (repeatable)", collect)
+    .option("--deny <server/tool>", "never expose the matching tools (repeatable)", collect)
+    .option("--audit <file>", "append a JSON line per tool call to the file (- for stderr)")
+    .option("-H, --header <name:value>", "HTTP header to send to a URL upstream (repeatable)", collect)
+    .addOption(
+      new Option(
+        "--transport <kind>",
+        "transport to a URL upstream (default: Streamable HTTP, then SSE)",
+      ).choices(["streamable-http", "sse"]),
+    )
+    .option("-e, --env <KEY=VALUE>", "environment variable for a command upstream (repeatable)", collect)
+    .addOption(
+      new Option(
+        "-t, --timeout <duration>",
+        "time limit of each forwarded call (restarted by progress): 30s, 2m",
+      ).argParser(parseDuration),
+    )
+    .option("--verbose", "print what stdio upstreams write to stderr")
+    .addHelpText(
+      "after",
+      examplesHelp([
+        [
+          "mcpkit proxy --http --port 3000 -- npx -y @modelcontextprotocol/server-everything",
+          "a stdio server at http://127.0.0.1:3000/mcp",
+        ],
+        [
+          "mcpkit proxy --stdio http://localhost:3000/mcp",
+          "an HTTP server as a stdio server (the command for a client that only spawns)",
+        ],
+        [
+          "mcpkit proxy --config mcp.json --http --port 3001 --audit audit.jsonl",
+          "every server of mcp.json as one at http://127.0.0.1:3001/mcp, each call audited",
+        ],
+        [
+          "mcpkit proxy --config mcp.json --deny 'fs/write_*' --deny fs/move_file",
+          "the same over stdio, without the filesystem server's write tools",
+        ],
+        ["mcpkit tools -- mcpkit proxy --config mcp.json", "list the combined tools through the CLI itself"],
+      ]),
+    )
+    .action(async (operands: string[], options: ProxyCliOptions) => {
+      await run(operands, context, options);
+    });
+}

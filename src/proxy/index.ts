@@ -1,0 +1,31 @@
+/**
+ * `mcpkit proxy` as a library: serve one server over another transport (a bridge), or the servers of
+ * a config file as one (an aggregate), with allow/deny lists and an audit log.
+ */
+export {
+  type AggregateOptions,
+  type CheckedProxyConfig,
+  checkProxyConfig,
+  loadProxyConfig,
+  type ProxyConfig,
+  type ProxyServerConfig,
+} from "./aggregate.js";
+export {
+  AuditLog,
+  type AuditOutcome,
+  type AuditRecord,
+  type AuditSink,
+  canonicalJson,
+  digestArguments,
+} from "./audit.js";
+export type { BridgeOptions } from "./bridge.js";
+export {
+  matchesPattern,
+  type ParsedRule,
+  parseToolRule,
+  type ToolLists,
+  ToolPolicy,
+  type ToolRule,
+} from "./filter.js";
+export type { ProxyCommonOptions } from "./options.js";
+export { createProxyServer, type ExposedTool, type ProxyOptions, ProxyServer } from "./proxy.js";

@@ -1,0 +1,46 @@
+/** Options every proxy takes, whichever upstreams it serves. */
+import type { MultiServerOptions } from "../client/multi/multi-client.js";
+import type { ReconnectPolicy } from "../client/multi/reconnect.js";
+import type { CommonClientOptions } from "../client/options.js";
+import type { ServerInfo, ServerOptions } from "../server/server.js";
+import type { AuditSink } from "./audit.js";
+import type { ToolRule } from "./filter.js";
+
+export interface ProxyCommonOptions {
+  /**
+   * Expose only the tools these rules match: `"tool"` (on any server) or `"server/tool"`, `*` as a
+   * wildcard. A server no rule names (and whose entry has no `allowTools`) keeps all its tools.
+   */
+  allow?: readonly ToolRule[];
+  /** Never expose the tools these rules match (same forms as `allow`); deny wins over allow. */
+  deny?: readonly ToolRule[];
+  /** Receives one record per tool call; the answer waits for it. See `AuditLog`. */
+  audit?: AuditSink;
+  /** Who the proxy says it is; default the upstream's own info (bridge) or `mcpkit-proxy` (config). */
+  serverInfo?: ServerInfo;
+  /** Options of the `McpServer` the proxy is. */
+  server?: ServerOptions;
+  /** Per-call timeout towards the upstreams, in ms, restarted by progress; default 60 s (or the entry's `timeout`). */
+  timeout?: number;
+  /** How long each upstream may take to start and answer its first lists, in ms; default 30 000. */
+  connectTimeout?: number;
+  /** How lost upstreams are reconnected (exponential backoff by default), or `false` for never. */
+  reconnect?: ReconnectPolicy | false;
+  /** Client options towards every upstream (`clientInfo`, `protocolVersion`, …). */
+  clientOptions?: CommonClientOptions;
+  /** Each line a stdio upstream writes to stderr (drained and dropped otherwise). */
+  onStderr?: (server: string, line: string) => void;
+  /** Something left out or failing that is worth a log line (a tool that cannot be registered, an audit failure…). */
+  onWarning?: (message: string) => void;
+}
+
+/** The `MultiServerClient` options for a proxy's upstreams. */
+export function multiOptions(options: ProxyCommonOptions): MultiServerOptions {
+  const multi: MultiServerOptions = {};
+  if (options.timeout !== undefined) multi.timeout = options.timeout;
+  if (options.connectTimeout !== undefined) multi.connectTimeout = options.connectTimeout;
+  if (options.reconnect !== undefined) multi.reconnect = options.reconnect;
+  if (options.clientOptions) multi.clientOptions = options.clientOptions;
+  if (options.onStderr) multi.onStderr = options.onStderr;
+  return multi;
+}

@@ -1,0 +1,128 @@
+/** `createProxyServer`: an `McpServer` whose tools, resources and prompts are those of other servers. */
+import type { MultiServerClient, ServerFailure } from "../client/multi/multi-client.js";
+import { McpServer, type ServerInfo, type ServerOptions } from "../server/server.js";
+import { type AggregateOptions, connectAggregate } from "./aggregate.js";
+import { type BridgeOptions, connectBridge } from "./bridge.js";
+import { Mirror, type Upstreams } from "./mirror.js";
+
+/** A bridge (`upstream`: one server, names kept) or an aggregate (`config`: many, `server__tool` names). */
+export type ProxyOptions = BridgeOptions | AggregateOptions;
+
+/** A tool as the proxy exposes it. */
+export interface ExposedTool {
+  /** The name clients see. */
+  name: string;
+  /** The server that offers it (its name in the config; for a bridge, the upstream's name). */
+  server: string;
+  /** Its name on that server. */
+  tool: string;
+}
+
+/**
+ * An `McpServer` that forwards to upstream servers: serve it like any other (`serveHttp`,
+ * `serveStdio`, `connect`, `fetch`). Its lists follow the upstreams' and change when theirs do
+ * (clients get `list_changed`). `close()` ends its sessions, then the upstreams (and their processes).
+ */
+export class ProxyServer extends McpServer {
+  private readonly mirror: Mirror;
+
+  /** @internal Use `createProxyServer`. */
+  constructor(
+    info: ServerInfo,
+    options: ServerOptions,
+    private readonly upstreams: Upstreams,
+    mirrorOptions: Pick<ProxyOptions, "audit" | "onWarning">,
+  ) {
+    super(info, options);
+    this.mirror = new Mirror(this, upstreams, mirrorOptions);
+  }
+
+  /** The upstream servers, for their health, clients and events. */
+  get upstream(): MultiServerClient {
+    return this.upstreams.multi;
+  }
+
+  /** The upstream servers by the names rules, audit lines and `ExposedTool.server` use. */
+  get servers(): string[] {
+    return this.upstreams.multi.servers.map((server) => this.upstreams.label(server));
+  }
+
+  /** The servers that could not be connected at first; their tools are left out until they reconnect. */
+  get failures(): ServerFailure[] {
+    return this.upstreams.multi.failures.map(({ server, error }) => ({
+      server: this.upstreams.label(server),
+      error,
+    }));
+  }
+
+  /** The tools clients see now, in server order. */
+  exposedTools(): ExposedTool[] {
+    return this.mirror.exposedTools();
+  }
+
+  /** How many tools of each server the allow and deny lists hide (servers hiding none are absent). */
+  hiddenTools(): Record<string, number> {
+    return this.mirror.hiddenTools();
+  }
+
+  /** @internal */
+  start(): Promise<void> {
+    return this.mirror.start();
+  }
+
+  /** Ends every session, then closes the upstreams: stdio servers' process trees are gone when it resolves. */
+  override async close(): Promise<void> {
+    this.mirror.stop();
+    try {
+      await super.close();
+    } finally {
+      await this.upstreams.multi.close();
+    }
+  }
+}
+
+/**
+ * Connects the upstreams and returns the proxy, its lists filled. With `upstream` it is a bridge:
+ * one server, its names kept, its own server info. With `config` it is an aggregate of the
+ * config's servers, tools named `server__tool`, prompts `server__prompt`, with `allowTools` and
+ * `denyTools` per server entry. Either way `allow`/`deny` rules filter tools (a hidden tool is
+ * neither listed nor callable: calling it answers `-32602`), and `audit` gets one record per call.
+ * Rejects, leaving nothing running, if the upstream (bridge) or every server (aggregate) fails.
+ *
+ * @example
+ * const audit = await AuditLog.open("audit.jsonl");
+ * const proxy = await createProxyServer({ config: "mcp.json", deny: ["fs/write_*"], audit: audit.sink });
+ * const http = await proxy.serveHttp({ port: 3000 }); // http://127.0.0.1:3000/mcp
+ * // later: await http.close(); await proxy.close(); await audit.close();
+ */
+export async function createProxyServer(options: ProxyOptions): Promise<ProxyServer> {
+  const { upstreams, info } =
+    "upstream" in options ? await connectBridge(options) : await connectAggregate(options);
+  const offered = { tools: true, resources: false, prompts: false, completions: false };
+  for (const server of upstreams.multi.servers) {
+    let capabilities: Record<string, unknown>;
+    try {
+      capabilities = upstreams.multi.client(server).capabilities as Record<string, unknown>;
+    } catch {
+      continue; // not connected
+    }
+    offered.resources ||= capabilities.resources !== undefined;
+    offered.prompts ||= capabilities.prompts !== undefined;
+    offered.completions ||= capabilities.completions !== undefined;
+  }
+  const serverOptions: ServerOptions = {
+    ...options.server,
+    capabilities: { ...offered, ...options.server?.capabilities },
+  };
+  const proxy = new ProxyServer(info, serverOptions, upstreams, {
+    audit: options.audit,
+    onWarning: options.onWarning,
+  });
+  try {
+    await proxy.start();
+  } catch (error) {
+    await proxy.close().catch(() => {});
+    throw error;
+  }
+  return proxy;
+}
