@@ -6,20 +6,14 @@
 import type { McpClient } from "../client/client.js";
 import type { MultiServerClient } from "../client/multi/multi-client.js";
 import type { MultiServerTool } from "../client/multi/router.js";
-import type { ToolOutput } from "../client/tool.js";
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { StandardSchemaV1 } from "../protocol/schema/standard.js";
-import type { CompleteReference } from "../protocol/types/completion.js";
 import type { Prompt } from "../protocol/types/prompts.js";
-import type { Resource, ResourceTemplate } from "../protocol/types/resources.js";
-import type { CallToolResult, JsonSchema } from "../protocol/types/tools.js";
-import { UriTemplate } from "../protocol/uri-template.js";
-import type { Completer } from "../server/completion.js";
-import type { RequestContext } from "../server/context.js";
-import type { PromptArgumentSpec } from "../server/prompts.js";
 import type { McpServer } from "../server/server.js";
-import { type AuditOutcome, type AuditSink, digestArguments } from "./audit.js";
+import type { AuditSink } from "./audit.js";
 import type { ToolPolicy } from "./filter.js";
+import { describeError, forwardTool, verbatim } from "./forward.js";
+import { syncPrompts } from "./mirror-prompts.js";
+import { syncResources } from "./mirror-resources.js";
+import type { Registered, SyncContext } from "./mirror-sync.js";
 
 /** The upstream servers of a proxy, and how their names are shown. */
 export interface Upstreams {
@@ -41,53 +35,6 @@ export interface MirrorOptions {
   onWarning?: ((message: string) => void) | undefined;
 }
 
-/** A registration: which server it forwards to, and what it was made from (to notice changes). */
-interface Registered {
-  server: string;
-  fingerprint: string;
-}
-
-/** A JSON Schema as the `McpServer` takes it, listed as it is and never checked: the upstream checks. */
-function verbatim(schema: JsonSchema): StandardSchemaV1<Record<string, unknown>> {
-  return {
-    "~standard": {
-      version: 1,
-      vendor: "mcpkit-proxy",
-      validate: (value) => ({ value: value as Record<string, unknown> }),
-      jsonSchema: { input: () => schema, output: () => schema },
-    },
-  };
-}
-
-/** What a tool returned, as the result to send on. */
-function resultOf(output: ToolOutput): CallToolResult {
-  const result: CallToolResult = { content: output.content };
-  if (output.structuredContent !== undefined) result.structuredContent = output.structuredContent;
-  if (output.isError) result.isError = true;
-  return result;
-}
-
-const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/**
- * Lists with `list`, or nothing when the server answers that it has no such method: a stateless
- * server stops declaring a capability once the last item of its kind is removed.
- */
-async function listOrNone<T>(list: () => Promise<T[]>): Promise<T[]> {
-  try {
-    return await list();
-  } catch (error) {
-    if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
-    throw error;
-  }
-}
-
-/** `value` without its `key` member. */
-function without<T extends object, K extends keyof T>(value: T, key: K): Omit<T, K> {
-  const { [key]: _dropped, ...rest } = value;
-  return rest;
-}
-
 /**
  * Mirrors the upstreams onto `server`. Tools are re-read on each upstream's `tools/list_changed`
  * (and after a reconnect), resources, templates and prompts on theirs; what changed is removed
@@ -105,12 +52,21 @@ export class Mirror {
   private readonly unsubscribe: (() => void)[] = [];
   private readonly warned = new Set<string>();
   private closed = false;
+  /** The mirror as the resource and prompt syncs see it. */
+  private readonly context: SyncContext;
 
   constructor(
     private readonly server: McpServer,
     private readonly upstreams: Upstreams,
     private readonly options: MirrorOptions = {},
-  ) {}
+  ) {
+    this.context = {
+      target: server,
+      upstreams,
+      closed: () => this.closed,
+      warn: (message) => this.warn(message),
+    };
+  }
 
   /** Registers everything the connected upstreams offer, and follows their changes. */
   async start(): Promise<void> {
@@ -201,7 +157,7 @@ export class Mirror {
             icons: definition.icons,
             _meta: definition._meta,
           },
-          this.toolHandler(tool),
+          forwardTool(tool, (server) => this.labelOf(server), this.options),
         );
         this.tools.set(name, { server: tool.server, fingerprint: fingerprint(tool) });
       } catch (error) {
@@ -212,49 +168,11 @@ export class Mirror {
     }
   }
 
-  /** Forwards a call with its progress and cancellation, and writes its audit line before answering. */
-  private toolHandler(tool: MultiServerTool) {
-    return async (args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> => {
-      const time = new Date().toISOString();
-      const started = performance.now();
-      const argsDigest = digestArguments(args);
-      let outcome: AuditOutcome = "error";
-      try {
-        const output = await tool.invoke(args, {
-          signal: ctx.signal,
-          onProgress: ({ progress, total, message }) => ctx.progress(progress, total, message),
-        });
-        outcome = output.isError ? "tool_error" : "ok";
-        return resultOf(output);
-      } catch (error) {
-        if (ctx.signal.aborted) outcome = "cancelled";
-        throw error;
-      } finally {
-        const durationMs = Math.round(performance.now() - started);
-        const server = this.labelOf(tool.server);
-        try {
-          await this.options.audit?.({
-            time,
-            server,
-            tool: tool.definition.name,
-            argsDigest,
-            outcome,
-            durationMs,
-          });
-        } catch (error) {
-          this.options.onWarning?.(
-            `audit: could not record a call of ${tool.definition.name}: ${describeError(error)}`,
-          );
-        }
-      }
-    };
-  }
-
   private labelOf(server: string): string {
     return this.upstreams.label(server);
   }
 
-  // ----- resources, templates, prompts -----
+  // ----- following: resources, templates, prompts, logs -----
 
   /** Follows the server's current client: its list changes, logs and resource updates. */
   private follow(server: string): Promise<void> {
@@ -266,15 +184,12 @@ export class Mirror {
       return Promise.resolve();
     }
     this.followers.get(server)?.();
+    const registered = { resources: this.resources, templates: this.templates };
+    const resources = () => syncResources(this.context, registered, server, client);
+    const prompts = () => syncPrompts(this.context, this.prompts, server, client);
     const offs = [
-      client.on(
-        "resourcesListChanged",
-        () => void this.enqueue(server, () => this.syncResources(server, client)),
-      ),
-      client.on(
-        "promptsListChanged",
-        () => void this.enqueue(server, () => this.syncPrompts(server, client)),
-      ),
+      client.on("resourcesListChanged", () => void this.enqueue(server, resources)),
+      client.on("promptsListChanged", () => void this.enqueue(server, prompts)),
       client.on("resourceUpdated", ({ uri }) => {
         if (this.resources.get(uri)?.server === server) this.server.resourceUpdated(uri);
       }),
@@ -288,8 +203,8 @@ export class Mirror {
       for (const off of offs) off();
     });
     return this.enqueue(server, async () => {
-      await this.syncResources(server, client);
-      await this.syncPrompts(server, client);
+      await resources();
+      await prompts();
     });
   }
 
@@ -300,177 +215,5 @@ export class Mirror {
     });
     this.queues.set(server, next);
     return next;
-  }
-
-  /** Whether `client` is still the server's live client (a reconnect replaces it). */
-  private current(server: string, client: McpClient): boolean {
-    if (this.closed) return false;
-    try {
-      return this.upstreams.multi.client(server) === client;
-    } catch {
-      return false;
-    }
-  }
-
-  /** The live client of a server, for a forwarded request. */
-  private clientOf(server: string): McpClient {
-    return this.upstreams.multi.client(server);
-  }
-
-  private async syncResources(server: string, client: McpClient): Promise<void> {
-    if (!this.current(server, client)) return;
-    let resources: Resource[] = [];
-    let templates: ResourceTemplate[] = [];
-    if (client.capabilities.resources) {
-      try {
-        [resources, templates] = await Promise.all([
-          listOrNone(() => client.listResources()),
-          listOrNone(() => client.listResourceTemplates()),
-        ]);
-      } catch (error) {
-        this.warn(`${this.labelOf(server)}: could not list resources: ${describeError(error)}`);
-        return;
-      }
-      if (!this.current(server, client)) return;
-    }
-    const completes = client.capabilities.completions !== undefined;
-    this.apply(
-      server,
-      this.resources,
-      new Map(resources.map((resource) => [resource.uri, resource])),
-      (resource) => JSON.stringify(resource),
-      (uri, resource) => {
-        this.server.resource(uri, without(resource, "uri"), (_uri, ctx) =>
-          this.clientOf(server).readResource(uri, { signal: ctx.signal }),
-        );
-      },
-      (uri) => this.server.removeResource(uri),
-      "resource",
-    );
-    this.apply(
-      server,
-      this.templates,
-      new Map(templates.map((template) => [template.uriTemplate, template])),
-      (template) => JSON.stringify({ template, completes }),
-      (uriTemplate, template) => {
-        const variables = new UriTemplate(uriTemplate).variableNames;
-        const ref: CompleteReference = { type: "ref/resource", uri: uriTemplate };
-        this.server.resourceTemplate(
-          uriTemplate,
-          without(template, "uriTemplate"),
-          (uri, _variables, ctx) => this.clientOf(server).readResource(uri, { signal: ctx.signal }),
-          completes
-            ? {
-                complete: Object.fromEntries(
-                  variables.map((name) => [name, this.completer(server, ref, name)]),
-                ),
-              }
-            : {},
-        );
-      },
-      (uriTemplate) => this.server.removeResource(uriTemplate),
-      "resource template",
-    );
-  }
-
-  private async syncPrompts(server: string, client: McpClient): Promise<void> {
-    if (!this.current(server, client)) return;
-    let prompts: Prompt[] = [];
-    if (client.capabilities.prompts) {
-      try {
-        prompts = await listOrNone(() => client.listPrompts());
-      } catch (error) {
-        this.warn(`${this.labelOf(server)}: could not list prompts: ${describeError(error)}`);
-        return;
-      }
-      if (!this.current(server, client)) return;
-    }
-    const completes = client.capabilities.completions !== undefined;
-    const names = this.upstreams.promptNames(server, prompts);
-    this.apply(
-      server,
-      this.prompts,
-      new Map(prompts.map((prompt, i) => [names[i]!, prompt])),
-      (prompt) => JSON.stringify({ prompt, completes }),
-      (name, prompt) => {
-        const ref: CompleteReference = { type: "ref/prompt", name: prompt.name };
-        const specs: Record<string, PromptArgumentSpec> = {};
-        for (const argument of prompt.arguments ?? []) {
-          const spec: PromptArgumentSpec = {};
-          if (argument.title !== undefined) spec.title = argument.title;
-          if (argument.description !== undefined) spec.description = argument.description;
-          if (argument.required) spec.required = true;
-          if (completes) spec.complete = this.completer(server, ref, argument.name);
-          specs[argument.name] = spec;
-        }
-        this.server.prompt(
-          name,
-          {
-            title: prompt.title,
-            description: prompt.description,
-            arguments: prompt.arguments?.length ? specs : undefined,
-            icons: prompt.icons,
-            _meta: prompt._meta,
-          },
-          (args, ctx) => {
-            const strings: Record<string, string> = {};
-            for (const [key, value] of Object.entries(args)) if (value !== undefined) strings[key] = value;
-            return this.clientOf(server).getPrompt(prompt.name, strings, { signal: ctx.signal });
-          },
-        );
-      },
-      (name) => this.server.removePrompt(name),
-      "prompt",
-    );
-  }
-
-  /** Completes one prompt argument or template variable on the upstream. */
-  private completer(server: string, ref: CompleteReference, name: string): Completer {
-    return (value, { arguments: context }) =>
-      this.clientOf(server).complete(
-        ref,
-        { name, value },
-        Object.keys(context).length > 0 ? context : undefined,
-      );
-  }
-
-  /**
-   * Brings one server's share of `registered` to `desired`: removes what is gone or changed, then
-   * registers what is new. A key another server already registered stays theirs (with a warning).
-   */
-  private apply<T>(
-    server: string,
-    registered: Map<string, Registered>,
-    desired: Map<string, T>,
-    fingerprint: (item: T) => string,
-    add: (key: string, item: T) => void,
-    remove: (key: string) => void,
-    what: string,
-  ): void {
-    if (this.closed) return;
-    for (const [key, entry] of registered) {
-      if (entry.server !== server) continue;
-      const item = desired.get(key);
-      if (item !== undefined && fingerprint(item) === entry.fingerprint) continue;
-      remove(key);
-      registered.delete(key);
-    }
-    for (const [key, item] of desired) {
-      const owner = registered.get(key);
-      if (owner) {
-        if (owner.server !== server) {
-          this.warn(
-            `${what} ${key} of ${this.labelOf(server)} left out: ${this.labelOf(owner.server)} offers it too`,
-          );
-        }
-        continue;
-      }
-      try {
-        add(key, item);
-        registered.set(key, { server, fingerprint: fingerprint(item) });
-      } catch (error) {
-        this.warn(`${what} ${key} of ${this.labelOf(server)} left out: ${describeError(error)}`);
-      }
-    }
   }
 }

@@ -1,0 +1,108 @@
+/**
+ * Forwarding to an upstream: tool calls (with their audit line), completions, schemas passed on
+ * unchecked, and the small helpers the mirror shares.
+ */
+import type { McpClient } from "../client/client.js";
+import type { MultiServerTool } from "../client/multi/router.js";
+import type { ToolOutput } from "../client/tool.js";
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { StandardSchemaV1 } from "../protocol/schema/standard.js";
+import type { CompleteReference } from "../protocol/types/completion.js";
+import type { CallToolResult, JsonSchema } from "../protocol/types/tools.js";
+import type { Completer } from "../server/completion.js";
+import type { RequestContext } from "../server/context.js";
+import { type AuditOutcome, digestArguments } from "./audit.js";
+import type { MirrorOptions } from "./mirror.js";
+
+/** A JSON Schema as the `McpServer` takes it, listed as it is and never checked: the upstream checks. */
+export function verbatim(schema: JsonSchema): StandardSchemaV1<Record<string, unknown>> {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "mcpkit-proxy",
+      validate: (value) => ({ value: value as Record<string, unknown> }),
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+  };
+}
+
+/** What a tool returned, as the result to send on. */
+function resultOf(output: ToolOutput): CallToolResult {
+  const result: CallToolResult = { content: output.content };
+  if (output.structuredContent !== undefined) result.structuredContent = output.structuredContent;
+  if (output.isError) result.isError = true;
+  return result;
+}
+
+/** An error's message, for a warning. */
+export const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Lists with `list`, or nothing when the server answers that it has no such method: a stateless
+ * server stops declaring a capability once the last item of its kind is removed.
+ */
+export async function listOrNone<T>(list: () => Promise<T[]>): Promise<T[]> {
+  try {
+    return await list();
+  } catch (error) {
+    if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
+    throw error;
+  }
+}
+
+/** `value` without its `key` member. */
+export function without<T extends object, K extends keyof T>(value: T, key: K): Omit<T, K> {
+  const { [key]: _dropped, ...rest } = value;
+  return rest;
+}
+
+/**
+ * Forwards a call with its progress and cancellation, and writes its audit line before answering.
+ * `label` names the tool's server in that line.
+ */
+export function forwardTool(
+  tool: MultiServerTool,
+  label: (server: string) => string,
+  options: MirrorOptions,
+) {
+  return async (args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> => {
+    const time = new Date().toISOString();
+    const started = performance.now();
+    const argsDigest = digestArguments(args);
+    let outcome: AuditOutcome = "error";
+    try {
+      const output = await tool.invoke(args, {
+        signal: ctx.signal,
+        onProgress: ({ progress, total, message }) => ctx.progress(progress, total, message),
+      });
+      outcome = output.isError ? "tool_error" : "ok";
+      return resultOf(output);
+    } catch (error) {
+      if (ctx.signal.aborted) outcome = "cancelled";
+      throw error;
+    } finally {
+      const durationMs = Math.round(performance.now() - started);
+      const server = label(tool.server);
+      try {
+        await options.audit?.({
+          time,
+          server,
+          tool: tool.definition.name,
+          argsDigest,
+          outcome,
+          durationMs,
+        });
+      } catch (error) {
+        options.onWarning?.(
+          `audit: could not record a call of ${tool.definition.name}: ${describeError(error)}`,
+        );
+      }
+    }
+  };
+}
+
+/** Completes one prompt argument or template variable on the upstream `client()` returns. */
+export function forwardCompletion(client: () => McpClient, ref: CompleteReference, name: string): Completer {
+  return (value, { arguments: context }) =>
+    client().complete(ref, { name, value }, Object.keys(context).length > 0 ? context : undefined);
+}
