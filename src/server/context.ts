@@ -36,8 +36,8 @@ export interface AskOptions extends RequestOptions {
  * round-trip request, and the handler runs again with the answers.
  */
 export class RequestContext {
-  /** Set by the server for stateless requests that may ask for input. */
-  round: InputRound | undefined;
+  /** Set by the server for stateless requests that may ask for input: opens this request's round. */
+  round: (() => InputRound) | undefined;
 
   constructor(
     /** The request being handled. */
@@ -168,7 +168,7 @@ export class RequestContext {
           `${this.request.method} cannot ask the client for input`,
         );
       }
-      return this.round.ask(method, params, options?.key) as Promise<T>;
+      return this.round().ask(method, params, options?.key) as Promise<T>;
     }
     const { key: _key, ...requestOptions } = options ?? {};
     return this.request.request<T>(method, params, requestOptions);

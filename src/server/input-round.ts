@@ -32,16 +32,13 @@ export class InputRound {
   private readonly requests: NonNullable<InputRequiredResult["inputRequests"]> = {};
   private readonly counters = new Map<string, number>();
   private asked = false;
-  private wake!: () => void;
-  /** Settles once the handler is waiting for input it does not have. */
-  readonly needed = new Promise<void>((resolve) => {
-    this.wake = resolve;
-  });
 
   constructor(
     params: Record<string, unknown>,
     private readonly target: string,
     private readonly signer: RequestStateSigner,
+    /** Called once the handler is waiting for input it does not have. */
+    private readonly onNeeded: () => void,
   ) {
     const earlier = params.requestState === undefined ? {} : signer.verify(params.requestState, target);
     const responses = params.inputResponses;
@@ -79,7 +76,7 @@ export class InputRound {
     if (!this.asked) {
       this.asked = true;
       // Asks made together (Promise.all) land in the same round.
-      setImmediate(this.wake);
+      setImmediate(this.onNeeded);
     }
     return new Promise(() => {});
   }

@@ -60,7 +60,7 @@ export function modernError(error: unknown): unknown {
  * Runs a handler that may ask for input: it ends with its result, or with an `InputRequiredResult`
  * once it waits for answers the client has not given yet.
  */
-export async function withInputRound(
+export function withInputRound(
   method: string,
   params: Record<string, unknown>,
   ctx: RequestContext,
@@ -69,9 +69,15 @@ export async function withInputRound(
 ): Promise<object> {
   const target = ASKING[method];
   if (!target) return run();
-  const round = new InputRound(params, `${method} ${String(target(params))}`, signer);
-  ctx.round = round;
-  const input = Symbol("input");
-  const outcome = await Promise.race([run(), round.needed.then(() => input)]);
-  return outcome === input ? round.result() : (outcome as object);
+  return new Promise((resolve, reject) => {
+    // The round (and the requestState check) exists only once the handler asks something.
+    let round: InputRound | undefined;
+    ctx.round = () => {
+      round ??= new InputRound(params, `${method} ${String(target(params))}`, signer, () =>
+        resolve(round!.result()),
+      );
+      return round;
+    };
+    run().then(resolve, reject);
+  });
 }

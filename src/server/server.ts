@@ -7,14 +7,8 @@ import type { Implementation } from "../protocol/types/base.js";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type { CompleteReference } from "../protocol/types/completion.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
-import { respondInternalError } from "../transports/http/server/exchange.js";
-import { StreamableHttpHandler, type StreamableHttpOptions } from "../transports/http/server/handler.js";
-import {
-  type HttpServerHandle,
-  listenHttp,
-  type ServeHttpOptions,
-} from "../transports/http/server/listen.js";
-import { WebExchange } from "../transports/http/server/web.js";
+import type { StreamableHttpHandler, StreamableHttpOptions } from "../transports/http/server/handler.js";
+import type { HttpServerHandle, ServeHttpOptions } from "../transports/http/server/listen.js";
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
 import type { Transport } from "../transports/transport.js";
 import { RequestContext } from "./context.js";
@@ -313,28 +307,29 @@ export class McpServer implements SessionHost {
    * Serves Streamable HTTP on `node:http` at `http://host:port/path` (default 127.0.0.1, a free
    * port, `/mcp`), and optionally the legacy HTTP+SSE transport beside it.
    */
-  serveHttp(options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
-    return listenHttp(
-      (transport, init) => this.connect(transport, init).then(() => {}),
-      this.supportedVersions,
-      { paramHeaders: (tool) => this.tools.paramHeaders(tool), ...options },
-    );
+  async serveHttp(options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+    const http = await import("./http.js");
+    return http.serveHttp(this.httpHost(), options);
   }
 
   /**
    * The MCP endpoint as a web-standard handler, for Hono, Bun, Deno or any `fetch`-style server.
    * Configure it (sessions, Host/Origin allow-lists, event store) with `options.http`.
    */
-  fetch = (request: Request): Promise<Response> => {
-    this.webHandler ??= new StreamableHttpHandler(
-      (transport, init) => this.connect(transport, init).then(() => {}),
-      this.supportedVersions,
-      { paramHeaders: (tool) => this.tools.paramHeaders(tool), ...this.options.http },
-    );
-    const exchange = new WebExchange(request);
-    void this.webHandler.handle(exchange).catch((error: unknown) => respondInternalError(exchange, error));
-    return exchange.response;
+  fetch = async (request: Request): Promise<Response> => {
+    const http = await import("./http.js");
+    this.webHandler ??= http.webHandler(this.httpHost(), this.options.http);
+    return http.handleRequest(this.webHandler, request);
   };
+
+  private httpHost() {
+    return {
+      connect: (transport: Transport, init: { assumeVersion?: string }) =>
+        this.connect(transport, init).then(() => {}),
+      supportedVersions: this.supportedVersions,
+      paramHeaders: (tool: string) => this.tools.paramHeaders(tool),
+    };
+  }
 
   /** Ends every session. */
   async close(): Promise<void> {
