@@ -52,7 +52,9 @@ export class Peer {
   private readonly outgoing = new Map<RequestId, OutgoingRequest>();
   private readonly incoming = new Map<RequestId, IncomingRequest>();
   private nextId = 1;
-  private closedWith: McpError | undefined;
+  /** Set once the connection ended: `null` for an orderly close, else why it failed. */
+  private ended: Error | null | undefined;
+  private closeError: McpError | undefined;
   private readonly closeListeners: ((error?: Error) => void)[] = [];
   private idleWaiters: (() => void)[] = [];
   readonly requestTimeout: number;
@@ -87,7 +89,7 @@ export class Peer {
 
   /** Whether the connection has ended. */
   get isClosed(): boolean {
-    return this.closedWith !== undefined;
+    return this.ended !== undefined;
   }
 
   setRequestHandler(method: string, handler: RequestHandler): void {
@@ -109,7 +111,7 @@ export class Peer {
     params?: Record<string, unknown>,
     options?: RequestOptions,
   ): Promise<T> {
-    if (this.closedWith) return Promise.reject(this.closedWith);
+    if (this.ended !== undefined) return Promise.reject(this.closedWith());
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const pending = new OutgoingRequest(
@@ -140,7 +142,7 @@ export class Peer {
    * connection is closed.
    */
   notify(method: string, params?: Record<string, unknown>, relatedRequestId?: RequestId): void {
-    if (this.closedWith) return;
+    if (this.ended !== undefined) return;
     const message: JSONRPCNotification =
       params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
     this.send(message, relatedRequestId);
@@ -200,7 +202,7 @@ export class Peer {
       error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${problem}` },
     };
     if (typeof id === "string" || typeof id === "number") error.id = id;
-    if (this.closedWith) return;
+    if (this.ended !== undefined) return;
     this.send(error);
   }
 
@@ -259,7 +261,7 @@ export class Peer {
       });
     }
     // A cancelled request gets no response; the requester has already given up on it.
-    if (request.cancelled || this.closedWith) return;
+    if (request.cancelled || this.ended !== undefined) return;
     if (error === undefined) {
       this.send({ jsonrpc: "2.0", id: request.id, result: (result ?? {}) as Record<string, unknown> });
     } else {
@@ -268,7 +270,7 @@ export class Peer {
   }
 
   private respondError(id: RequestId, error: McpError): void {
-    if (this.closedWith) return;
+    if (this.ended !== undefined) return;
     this.send({ jsonrpc: "2.0", id, error: error.toJSON() });
   }
 
@@ -304,12 +306,12 @@ export class Peer {
   }
 
   private transportError(error: Error): void {
-    if (error instanceof FramingError && error.kind === "parse" && !this.closedWith) {
+    if (error instanceof FramingError && error.kind === "parse" && this.ended === undefined) {
       this.send({
         jsonrpc: "2.0",
         error: { code: ErrorCode.ParseError, message: `Parse error: ${error.message}` },
       });
-    } else if (error instanceof FramingError && !this.closedWith) {
+    } else if (error instanceof FramingError && this.ended === undefined) {
       this.send({
         jsonrpc: "2.0",
         error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${error.message}` },
@@ -318,11 +320,25 @@ export class Peer {
     this.onerror(error);
   }
 
+  /**
+   * The error of requests the closed connection cannot answer, made on first need: a stateless
+   * HTTP request closes a connection every time, and mostly nobody asks why.
+   */
+  private closedWith(): McpError {
+    const error = this.ended ?? undefined;
+    this.closeError ??= new McpError(
+      ErrorCode.ConnectionClosed,
+      error ? `Connection closed: ${error.message}` : "Connection closed",
+      undefined,
+      { cause: error },
+    );
+    return this.closeError;
+  }
+
   private closed(error?: Error): void {
-    if (this.closedWith) return;
-    const reason = error ? `Connection closed: ${error.message}` : "Connection closed";
-    this.closedWith = new McpError(ErrorCode.ConnectionClosed, reason, undefined, { cause: error });
-    for (const pending of this.outgoing.values()) pending.fail(this.closedWith);
+    if (this.ended !== undefined) return;
+    this.ended = error ?? null;
+    for (const pending of this.outgoing.values()) pending.fail(this.closedWith());
     this.outgoing.clear();
     for (const request of this.incoming.values()) request.cancel("connection closed");
     this.incoming.clear();

@@ -97,6 +97,7 @@ export class McpServer implements SessionHost {
   private readonly signer: RequestStateSigner;
   private readonly cache: CacheHint;
   private readonly subscriptions = new Subscriptions();
+  private declared: ServerCapabilities | undefined;
 
   constructor(
     info: ServerInfo,
@@ -188,6 +189,12 @@ export class McpServer implements SessionHost {
 
   /** The capabilities this server declares in `initialize`: what is registered, and what was asked for. */
   capabilities(): ServerCapabilities {
+    // Asked for on every stateless request: computed once per change of what is registered.
+    this.declared ??= this.computeCapabilities();
+    return this.declared;
+  }
+
+  private computeCapabilities(): ServerCapabilities {
     const asked = this.options.capabilities ?? {};
     const capabilities: ServerCapabilities = { logging: {} };
     if (asked.completions || this.resources.completes || this.prompts.completes)
@@ -369,6 +376,7 @@ export class McpServer implements SessionHost {
 
   /** Coalesces changes made in one tick into one notification per list per session. */
   private listChanged(kind: ListKind): void {
+    this.declared = undefined;
     if (this.sessions.size === 0 || this.changed.has(kind)) return;
     this.changed.add(kind);
     if (this.changed.size > 1) return;
