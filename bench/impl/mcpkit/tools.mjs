@@ -1,0 +1,31 @@
+// mcpkit's benchmark server: the shared workload registered the way the README shows (zod schemas,
+// handlers returning strings), or with plain JSON Schema objects (`schema: "json"`).
+import { McpServer } from "mcpkit/server";
+import { schemas } from "../../lib/schemas.mjs";
+import {
+  BIG_DESCRIPTION,
+  bigText,
+  ECHO_DESCRIPTION,
+  fillerDescription,
+  fillerName,
+  STATS_DESCRIPTION,
+} from "../../lib/workload.mjs";
+
+export async function createServer(config, stats) {
+  const schema = await schemas(config);
+  const server = new McpServer({ name: "bench-mcpkit", version: "1.0.0" })
+    .tool("echo", { description: ECHO_DESCRIPTION, input: schema.message() }, ({ message }) => message)
+    .tool("big", { description: BIG_DESCRIPTION }, () => bigText())
+    .tool("stats", { description: STATS_DESCRIPTION, input: schema.stats() }, ({ gc }) =>
+      stats.report(gc === true),
+    );
+  for (let i = 0; i < config.tools; i++) {
+    server.tool(
+      fillerName(i),
+      { description: fillerDescription(i), input: schema.message() },
+      ({ message }) => message,
+    );
+  }
+  stats.registered();
+  return server;
+}

@@ -1,0 +1,246 @@
+/**
+ * Turns the runs into a summary (medians, spreads, ratios to the floor, targets) and writes it as
+ * JSON (with every raw run) and Markdown.
+ */
+import { writeFileSync } from "node:fs";
+import { summarize } from "./stats.mjs";
+
+function format(value, digits = 1) {
+  if (!Number.isFinite(value)) return "–";
+  return value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+const ratioText = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : "–");
+
+/** Per scenario, per variant, per metric: the summary over repetitions and the ratio to the floor. */
+export function summarizeRuns(scenarios, variants, runs) {
+  const floor = variants.find((v) => v.floor);
+  const summary = {};
+  for (const scenario of scenarios) {
+    const byScenario = {};
+    summary[scenario.id] = byScenario;
+    const ok = runs.filter((r) => r.scenario === scenario.id && r.ok);
+    for (const variant of variants) {
+      const mine = ok.filter((r) => r.variant === variant.id);
+      if (mine.length === 0) continue;
+      const entry = {};
+      byScenario[variant.id] = entry;
+      for (const metric of scenario.metrics) {
+        const values = mine.map((r) => r.metrics[metric.key]);
+        const stats = summarize(values);
+        const floorRuns = ok.filter((r) => r.variant === floor.id);
+        const floorMedian = summarize(floorRuns.map((r) => r.metrics[metric.key])).median;
+        // Ratios of runs of the same repetition: the two ran minutes apart at most.
+        const paired = mine
+          .map((r) => {
+            const f = floorRuns.find((x) => x.rep === r.rep);
+            return f ? r.metrics[metric.key] / f.metrics[metric.key] : Number.NaN;
+          })
+          .filter(Number.isFinite);
+        entry[metric.key] = {
+          ...stats,
+          values,
+          ratio: stats.median / floorMedian,
+          ratioMin: paired.length ? Math.min(...paired) : Number.NaN,
+          ratioMax: paired.length ? Math.max(...paired) : Number.NaN,
+        };
+      }
+    }
+  }
+  return summary;
+}
+
+/** Every target of every non-floor variant: met, missed, or not measured. */
+export function evaluateTargets(scenarios, variants, summary) {
+  const results = [];
+  for (const scenario of scenarios) {
+    for (const metric of scenario.metrics) {
+      if (!metric.target) continue;
+      for (const variant of variants) {
+        if (variant.floor) continue;
+        const entry = summary[scenario.id]?.[variant.id]?.[metric.key];
+        const { min, max, absMax } = metric.target;
+        let value;
+        let met;
+        let bound;
+        if (absMax !== undefined) {
+          value = entry?.median;
+          bound = `≤ ${absMax}`;
+          met = value <= absMax;
+        } else {
+          value = entry?.ratio;
+          bound = min !== undefined ? `≥ ${min}×` : `≤ ${max}×`;
+          met = min !== undefined ? value >= min : value <= max;
+        }
+        results.push({
+          scenario: scenario.id,
+          metric: metric.key,
+          variant: variant.id,
+          target: bound,
+          value: Number.isFinite(value) ? value : null,
+          met: Number.isFinite(value) ? met : null,
+          // How far off: the factor by which the value must improve to meet the target.
+          factor:
+            Number.isFinite(value) && !met
+              ? absMax !== undefined
+                ? value / absMax
+                : min !== undefined
+                  ? min / value
+                  : value / max
+              : null,
+        });
+      }
+    }
+  }
+  return results;
+}
+
+function countsOf(scenario, quick) {
+  const pick = (value) => (value && typeof value === "object" ? value[quick ? "quick" : "full"] : value);
+  const parts = [];
+  if (scenario.calls) {
+    parts.push(
+      `${pick(scenario.calls).toLocaleString("en-US")} calls after ${pick(scenario.warmup).toLocaleString("en-US")} warm-up calls, ${scenario.concurrency} in flight`,
+    );
+  }
+  if (scenario.tools)
+    parts.push(
+      `${pick(scenario.tools).toLocaleString("en-US")} filler tools + 3; the first listing is timed, then ${pick(scenario.repeats)} more ("warm", median)`,
+    );
+  if (scenario.sessions) parts.push(`${pick(scenario.sessions).toLocaleString("en-US")} sessions`);
+  if (scenario.kind === "big")
+    parts.push(`${pick(scenario.repeats)} sequential calls after ${pick(scenario.warmup)} warm-up`);
+  return parts.join("; ");
+}
+
+function markdown({ meta, scenarios, variants, runs, quick }, summary, targets) {
+  const out = [];
+  const line = (text = "") => out.push(text);
+  line(
+    `# mcpkit benchmark — ${meta.date.slice(0, 16).replace("T", " ")} UTC${quick ? " (quick smoke run)" : ""}`,
+  );
+  line();
+  line(
+    `${meta.mode} mode, ${meta.repetitions} repetitions, implementations interleaved round-robin in every repetition, fresh processes for every measurement; ${meta.durationSec} s in all.`,
+  );
+  line(
+    `Node ${meta.node}, ${meta.platform}, ${meta.cpu}, ${meta.memoryGiB} GiB; load average ${meta.loadAverageAtStart.join(" ")} at the start, ${meta.loadAverageAtEnd.join(" ")} at the end.`,
+  );
+  line(
+    `mcpkit at ${meta.git.commit || "?"}${meta.git.srcChangedFiles ? ` with ${meta.git.srcChangedFiles} uncommitted file(s) in src/` : ""}, dist/ built ${meta.distBuilt}${meta.distBuiltAtEnd && meta.distBuiltAtEnd !== meta.distBuilt ? ` (**rebuilt during the run**, at ${meta.distBuiltAtEnd})` : ""}; ${Object.entries(
+      meta.versions,
+    )
+      .map(([name, version]) => `${name} ${version}`)
+      .join(", ")}.`,
+  );
+  line();
+  line(
+    "Values are medians over the repetitions with (min–max); **× floor** is the ratio of the medians with, in parentheses, the range of the per-repetition ratios (each implementation against the floor run of the same repetition). See bench/README.md for the method.",
+  );
+  line();
+
+  const others = variants.filter((v) => !v.floor);
+  line("## Targets (issue 8)");
+  line();
+  line(`| scenario | metric | target | ${others.map((v) => v.label).join(" | ")} |`);
+  line(`|---|---|---|${others.map(() => "---|").join("")}`);
+  for (const scenario of scenarios) {
+    for (const metric of scenario.metrics) {
+      if (!metric.target) continue;
+      const cells = others.map((variant) => {
+        const t = targets.find(
+          (x) => x.scenario === scenario.id && x.metric === metric.key && x.variant === variant.id,
+        );
+        if (!t || t.value === null) return "n/a";
+        const shown =
+          metric.target.absMax !== undefined ? format(t.value, metric.digits) : ratioText(t.value);
+        return t.met ? `${shown} ✓` : `**${shown}** ✗`;
+      });
+      line(`| ${scenario.id} | ${metric.label} | ${metricTarget(metric)} | ${cells.join(" | ")} |`);
+    }
+  }
+  line();
+  const missed = targets.filter((t) => t.variant === "mcpkit" && t.met === false);
+  if (missed.length) {
+    line("mcpkit misses:");
+    for (const t of missed) {
+      const scenario = scenarios.find((s) => s.id === t.scenario);
+      const metric = scenario.metrics.find((m) => m.key === t.metric);
+      const shown = metric.target.absMax !== undefined ? format(t.value, metric.digits) : ratioText(t.value);
+      line(`- ${t.scenario} ${metric.label}: ${shown} against ${t.target}, ${t.factor.toFixed(2)}× away`);
+    }
+    line();
+  }
+
+  line("## Results");
+  for (const scenario of scenarios) {
+    line();
+    line(`### ${scenario.id}: ${scenario.title}`);
+    line();
+    line(`${countsOf(scenario, quick) || "one measurement per process"}.`);
+    line();
+    const header = ["implementation"];
+    for (const metric of scenario.metrics) header.push(metric.label, "× floor");
+    line(`| ${header.join(" | ")} |`);
+    line(`|${header.map(() => "---|").join("")}`);
+    for (const variant of variants) {
+      const entry = summary[scenario.id]?.[variant.id];
+      const failed = runs.filter(
+        (r) => r.scenario === scenario.id && r.variant === variant.id && !r.ok,
+      ).length;
+      if (!entry) {
+        const skipped = meta.skipped.find((s) => s.scenario === scenario.id && s.variant === variant.id);
+        const why = skipped ? `not run: ${skipped.reason}` : failed ? `all ${failed} runs failed` : "not run";
+        line(`| ${variant.label} | ${why} |${" |".repeat(header.length - 2)}`);
+        continue;
+      }
+      const cells = [variant.label + (failed ? ` (${failed} failed)` : "")];
+      for (const metric of scenario.metrics) {
+        const s = entry[metric.key];
+        cells.push(
+          `${format(s.median, metric.digits)} (${format(s.min, metric.digits)}–${format(s.max, metric.digits)})`,
+        );
+        cells.push(
+          variant.floor
+            ? "1"
+            : `${ratioText(s.ratio)}${Number.isFinite(s.ratioMin) ? ` (${s.ratioMin.toFixed(2)}–${s.ratioMax.toFixed(2)})` : ""}`,
+        );
+      }
+      line(`| ${cells.join(" | ")} |`);
+    }
+  }
+  const failures = runs.filter((r) => !r.ok);
+  if (failures.length) {
+    line();
+    line("## Failed runs");
+    line();
+    for (const r of failures) {
+      line(`- ${r.scenario} ${r.variant} repetition ${r.rep}: ${r.error.split("\n")[0].slice(0, 400)}`);
+    }
+  }
+  line();
+  return out.join("\n");
+}
+
+function metricTarget(metric) {
+  const { min, max, absMax } = metric.target;
+  if (absMax !== undefined) return `≤ ${absMax}`;
+  return min !== undefined ? `≥ ${min}× floor` : `≤ ${max}× floor`;
+}
+
+/** Writes `<prefix>.json` and `<prefix>.md`; returns their paths. */
+export function writeReports(prefix, run) {
+  const summary = summarizeRuns(run.scenarios, run.variants, run.runs);
+  const targets = evaluateTargets(run.scenarios, run.variants, summary);
+  const json = {
+    meta: run.meta,
+    scenarios: run.scenarios,
+    variants: run.variants,
+    summary,
+    targets,
+    runs: run.runs,
+  };
+  writeFileSync(`${prefix}.json`, `${JSON.stringify(json, null, 2)}\n`);
+  writeFileSync(`${prefix}.md`, markdown(run, summary, targets));
+  return [`${prefix}.json`, `${prefix}.md`];
+}

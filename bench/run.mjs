@@ -1,0 +1,332 @@
+#!/usr/bin/env node
+/**
+ * The benchmark harness of issue 8: every scenario for the floor, mcpkit, SDK v1 and SDK v2 (both
+ * eras), in one run, interleaved, each measurement in fresh processes. See bench/README.md.
+ *
+ *   node bench/run.mjs                      the full run (5 repetitions)
+ *   node bench/run.mjs --quick              a smoke run with tiny counts (2 repetitions)
+ *   options: --reps N  --scenarios a,b  --impls floor,mcpkit,sdk-v2@modern  --out PREFIX
+ *            --cpu-prof server|client|both  --timeout SECONDS  --list
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeReports } from "./lib/report.mjs";
+import { allVariants, SCENARIOS, skipReason } from "./lib/scenarios.mjs";
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(BENCH, "..");
+
+function parseArgs(argv) {
+  const options = { quick: false, reps: undefined, scenarios: undefined, impls: undefined, out: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === "--quick") options.quick = true;
+    else if (arg === "--reps") options.reps = Number(value());
+    else if (arg === "--scenarios" || arg === "--only") options.scenarios = value().split(",");
+    else if (arg === "--impls") options.impls = value().split(",");
+    else if (arg === "--out") options.out = value();
+    else if (arg === "--cpu-prof") options.cpuProf = value();
+    else if (arg === "--timeout") options.timeout = Number(value());
+    else if (arg === "--list") options.list = true;
+    else if (arg === "--help" || arg === "-h") options.help = true;
+    else throw new Error(`unknown option ${arg} (try --help)`);
+  }
+  return options;
+}
+
+/** Spawns `node args…`, keeping stdout lines and the tail of stderr. */
+function startNode(args, { onLine } = {}) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const lines = [];
+  let partial = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk) => {
+    const parts = (partial + chunk).split("\n");
+    partial = parts.pop();
+    for (const line of parts) {
+      lines.push(line);
+      onLine?.(line);
+    }
+  });
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const exited = new Promise((resolveExit) =>
+    child.on("close", (code, signal) => {
+      if (partial) lines.push(partial);
+      resolveExit({ code, signal });
+    }),
+  );
+  return { child, lines, exited, stderr: () => stderr };
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} took more than ${ms / 1000} s`)), ms);
+    }),
+  ]);
+}
+
+async function stop(proc) {
+  if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
+  proc.child.kill("SIGTERM");
+  const killer = setTimeout(() => proc.child.kill("SIGKILL"), 3000);
+  await proc.exited;
+  clearTimeout(killer);
+}
+
+/** Node flags of the server (GC on demand for memory marks; the CPU profiler when asked). */
+function serverFlags(options, profileDir) {
+  const flags = ["--expose-gc"];
+  if (profileDir && (options.cpuProf === "server" || options.cpuProf === "both")) {
+    flags.push("--cpu-prof", `--cpu-prof-dir=${join(profileDir, "server")}`);
+  }
+  return flags;
+}
+
+function clientFlags(options, profileDir) {
+  if (profileDir && (options.cpuProf === "client" || options.cpuProf === "both")) {
+    return ["--cpu-prof", `--cpu-prof-dir=${join(profileDir, "client")}`];
+  }
+  return [];
+}
+
+/** One measurement: fresh server (HTTP) and client processes; resolves with the client's metrics. */
+async function measure(scenario, variant, options, profileDir) {
+  const mode = options.quick ? "quick" : "full";
+  const pick = (value) => (value && typeof value === "object" ? value[mode] : value);
+  const serverConfig = {
+    era: variant.era,
+    tools: pick(scenario.tools) ?? 0,
+    measureMemory: scenario.measureMemory === true,
+    schema: scenario.schema ?? "zod",
+  };
+  const script = (name) => join(BENCH, "impl", variant.impl, name);
+  const timeout = (options.timeout ?? (options.quick ? 90 : 300)) * 1000;
+  let server;
+  try {
+    let target;
+    if (scenario.transport === "http") {
+      let announced;
+      const url = new Promise((resolveUrl) => {
+        announced = resolveUrl;
+      });
+      server = startNode(
+        [...serverFlags(options, profileDir), script("server-http.mjs"), JSON.stringify(serverConfig)],
+        {
+          onLine: (line) => {
+            try {
+              const parsed = JSON.parse(line);
+              if (parsed.url) announced(parsed.url);
+            } catch {
+              // not the announcement
+            }
+          },
+        },
+      );
+      const early = server.exited.then(({ code }) => {
+        throw new Error(`the server exited (${code}) before listening: ${server.stderr().slice(-1000)}`);
+      });
+      target = {
+        transport: "http",
+        url: await withTimeout(Promise.race([url, early]), 30_000, "server start"),
+      };
+    } else {
+      target = {
+        transport: "stdio",
+        command: process.execPath,
+        args: [...serverFlags(options, profileDir), script("server-stdio.mjs"), JSON.stringify(serverConfig)],
+      };
+    }
+    const clientConfig = {
+      scenario: scenario.kind,
+      era: variant.era,
+      target,
+      calls: pick(scenario.calls),
+      warmup: pick(scenario.warmup) ?? 0,
+      concurrency: scenario.concurrency ?? 1,
+      repeats: pick(scenario.repeats) ?? 1,
+      sessions: pick(scenario.sessions),
+      expectTools: (pick(scenario.tools) ?? 0) + 3,
+    };
+    const clientScript =
+      scenario.kind === "sessions" ? join(BENCH, "lib", "session-client.mjs") : script("client.mjs");
+    const client = startNode([
+      ...clientFlags(options, profileDir),
+      clientScript,
+      JSON.stringify(clientConfig),
+    ]);
+    let exit;
+    try {
+      exit = await withTimeout(client.exited, timeout, "the client");
+    } catch (error) {
+      client.child.kill("SIGKILL");
+      throw error;
+    }
+    const line = client.lines.findLast((l) => l.startsWith("{"));
+    const result = line ? JSON.parse(line) : undefined;
+    if (!result)
+      throw new Error(`the client printed no result (exit ${exit.code}): ${client.stderr().slice(-1500)}`);
+    if (!result.ok) throw new Error(result.error);
+    return result.metrics;
+  } finally {
+    if (server) await stop(server);
+  }
+}
+
+function format(value, digits = 1) {
+  return Number.isFinite(value)
+    ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : "–";
+}
+
+function gitInfo() {
+  const run = (args) =>
+    new Promise((resolveRun) => {
+      const child = spawn("git", args, { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] });
+      let out = "";
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+      });
+      child.on("close", () => resolveRun(out.trim()));
+      child.on("error", () => resolveRun(""));
+    });
+  return Promise.all([run(["rev-parse", "--short", "HEAD"]), run(["status", "--porcelain", "src"])]).then(
+    ([commit, dirty]) => ({ commit, srcChangedFiles: dirty ? dirty.split("\n").length : 0 }),
+  );
+}
+
+function versionOf(pkg) {
+  try {
+    return JSON.parse(readFileSync(join(ROOT, "node_modules", pkg, "package.json"), "utf8")).version;
+  } catch {
+    return undefined;
+  }
+}
+
+function usage() {
+  process.stdout.write(`usage: node bench/run.mjs [--quick] [--reps N] [--scenarios ${SCENARIOS.map((s) => s.id).join(",")}]
+       [--impls ${allVariants()
+         .map((v) => v.id)
+         .join(",")}]
+       [--out PREFIX] [--cpu-prof server|client|both] [--timeout SECONDS] [--list]
+`);
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  if (options.help) return usage();
+  const scenarios = options.scenarios
+    ? options.scenarios.map((id) => {
+        const found = SCENARIOS.find((s) => s.id === id);
+        if (!found)
+          throw new Error(`unknown scenario ${id}; known: ${SCENARIOS.map((s) => s.id).join(", ")}`);
+        return found;
+      })
+    : SCENARIOS;
+  const known = allVariants();
+  const variants = options.impls
+    ? options.impls.map((id) => {
+        const found = known.find((v) => v.id === id);
+        if (!found)
+          throw new Error(`unknown implementation ${id}; known: ${known.map((v) => v.id).join(", ")}`);
+        return found;
+      })
+    : known;
+  if (!variants.some((v) => v.floor)) variants.unshift(known.find((v) => v.floor));
+  if (options.list) {
+    for (const s of scenarios) process.stdout.write(`${s.id}\t${s.title}\n`);
+    for (const v of variants) process.stdout.write(`${v.id}\t${v.label}\n`);
+    return;
+  }
+  if (!existsSync(join(ROOT, "dist", "server", "index.js"))) {
+    throw new Error("mcpkit is not built: run `npm run build` first (the bench imports mcpkit from dist/)");
+  }
+  const reps = options.reps ?? (options.quick ? 2 : 5);
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-").slice(0, 19);
+  const outPrefix = options.out ?? join(BENCH, "results", `${stamp}${options.quick ? "-quick" : ""}`);
+  const profileDir = options.cpuProf ? `${outPrefix}-profiles` : undefined;
+  mkdirSync(dirname(outPrefix), { recursive: true });
+
+  const meta = {
+    date: new Date().toISOString(),
+    mode: options.quick ? "quick" : "full",
+    repetitions: reps,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpu: `${cpus()[0]?.model ?? "?"} × ${cpus().length}`,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    loadAverageAtStart: loadavg().map((l) => Math.round(l * 100) / 100),
+    git: await gitInfo(),
+    distBuilt: statSync(join(ROOT, "dist", "server", "index.js")).mtime.toISOString(),
+    versions: {
+      "@modelcontextprotocol/sdk": versionOf("@modelcontextprotocol/sdk"),
+      "@modelcontextprotocol/server": versionOf("@modelcontextprotocol/server"),
+      "@modelcontextprotocol/client": versionOf("@modelcontextprotocol/client"),
+      zod: versionOf("zod"),
+    },
+    skipped: [],
+  };
+  const runs = [];
+  const started = performance.now();
+  process.stderr.write(
+    `bench: ${meta.mode}, ${reps} repetitions × ${scenarios.length} scenarios × ${variants.length} implementations (interleaved)\n`,
+  );
+  for (let rep = 0; rep < reps; rep++) {
+    for (const scenario of scenarios) {
+      const runnable = variants.filter((v) => {
+        const reason = skipReason(scenario, v);
+        if (reason && rep === 0) meta.skipped.push({ scenario: scenario.id, variant: v.id, reason });
+        return !reason;
+      });
+      // Round-robin: each repetition starts one implementation further along.
+      const order = runnable.map((_, i) => runnable[(i + rep) % runnable.length]);
+      for (const [position, variant] of order.entries()) {
+        const t0 = performance.now();
+        const run = { scenario: scenario.id, variant: variant.id, rep: rep + 1, position: position + 1 };
+        const dir = profileDir && join(profileDir, `${scenario.id}-${variant.id}-${rep + 1}`);
+        try {
+          run.metrics = await measure(scenario, variant, options, dir);
+          run.ok = true;
+        } catch (error) {
+          run.ok = false;
+          run.error = error instanceof Error ? error.message : String(error);
+        }
+        run.wallMs = performance.now() - t0;
+        runs.push(run);
+        const main = scenario.metrics[0];
+        const shown = run.ok
+          ? `${format(run.metrics[main.key], main.digits)} ${main.label}`
+          : `FAILED: ${run.error.split("\n")[0].slice(0, 300)}`;
+        process.stderr.write(
+          `[${rep + 1}/${reps}] ${scenario.id.padEnd(13)} ${variant.id.padEnd(14)} ${shown} (${format(run.wallMs / 1000, 1)} s)\n`,
+        );
+      }
+    }
+  }
+  meta.loadAverageAtEnd = loadavg().map((l) => Math.round(l * 100) / 100);
+  meta.distBuiltAtEnd = statSync(join(ROOT, "dist", "server", "index.js")).mtime.toISOString();
+  meta.durationSec = Math.round((performance.now() - started) / 1000);
+  const files = writeReports(outPrefix, { meta, scenarios, variants, runs, quick: options.quick });
+  process.stderr.write(`bench: done in ${meta.durationSec} s; wrote ${files.join(", ")}\n`);
+  if (profileDir) process.stderr.write(`bench: CPU profiles in ${profileDir}\n`);
+  if (runs.some((r) => !r.ok)) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+});
