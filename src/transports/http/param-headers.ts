@@ -18,6 +18,18 @@ const SAFE_INTEGER_TYPES = new Set(["string", "integer", "boolean"]);
  * annotation not reachable through `properties` alone).
  */
 export function paramHeadersOf(schema: Record<string, unknown>): ParamHeader[] | string {
+  // Asked on every call to a tool: a schema is walked once.
+  let known = analysed.get(schema);
+  if (known === undefined) {
+    known = analyse(schema);
+    analysed.set(schema, known);
+  }
+  return known;
+}
+
+const analysed = new WeakMap<object, ParamHeader[] | string>();
+
+function analyse(schema: Record<string, unknown>): ParamHeader[] | string {
   const found: ParamHeader[] = [];
   const seen = new Set<string>();
   const walk = (node: unknown, path: string[], reachable: boolean): string | undefined => {
