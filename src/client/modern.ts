@@ -53,14 +53,25 @@ export function withMeta(
   params: Record<string, unknown> | undefined,
   identity: ModernIdentity,
 ): Record<string, unknown> {
+  const own = params?._meta as Record<string, unknown> | undefined;
+  // Most requests carry no _meta of their own: they share one object per identity and log level.
+  const meta = own === undefined ? sharedMeta(identity) : { ...own, ...sharedMeta(identity) };
+  return params === undefined ? { _meta: meta } : { ...params, _meta: meta };
+}
+
+const shared = new WeakMap<ModernIdentity, { logLevel: string | undefined; meta: Record<string, unknown> }>();
+
+function sharedMeta(identity: ModernIdentity): Record<string, unknown> {
+  const known = shared.get(identity);
+  if (known && known.logLevel === identity.logLevel) return known.meta;
   const meta: Record<string, unknown> = {
-    ...(params?._meta as Record<string, unknown> | undefined),
     [META.protocolVersion]: identity.protocolVersion,
     [META.clientCapabilities]: identity.clientCapabilities,
     [META.clientInfo]: identity.clientInfo,
   };
   if (identity.logLevel !== undefined) meta[META.logLevel] = identity.logLevel;
-  return { ...params, _meta: meta };
+  shared.set(identity, { logLevel: identity.logLevel, meta });
+  return meta;
 }
 
 /**
