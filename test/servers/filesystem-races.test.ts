@@ -1,90 +1,18 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { McpClient } from "../../src/client/index.js";
-import { createFilesystemServer, Roots } from "../../src/servers/filesystem/index.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { Roots } from "../../src/servers/filesystem/index.js";
 import { listDirectory, openChecked } from "../../src/servers/filesystem/safe-open.js";
 import { writeFileSafely } from "../../src/servers/filesystem/safe-write.js";
-import { connectInMemory } from "../helpers/connect.js";
-import type { MessageLog } from "../helpers/spec-schema.js";
+import { SECRET, useSandbox } from "../helpers/fs-sandbox.js";
 
-// Per test: /…/allowed (the root), /…/allowed_evil (a sibling sharing its prefix), /…/outside, and
-// links inside the root that lead out.
-const BASE = realpathSync(mkdtempSync(path.join(tmpdir(), "mcpkit-fs-safety-")));
-let n = 0;
-let root: string;
-let evil: string;
-let outside: string;
-let before: string;
-
-/** Every file and link under a directory, with contents, as one string. */
-function snapshot(dir: string): string {
-  const out: string[] = [];
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    )) {
-      const full = path.join(at, entry.name);
-      if (entry.isDirectory()) {
-        out.push(`${full}/`);
-        walk(full);
-      } else out.push(`${full}: ${entry.isFile() ? readFileSync(full, "utf8") : "(other)"}`);
-    }
-  };
-  walk(dir);
-  return out.join("\n");
-}
-
-const SECRET = "TOP SECRET";
-
+const box = useSandbox();
+let root = "";
+let outside = "";
 beforeEach(() => {
-  const dir = path.join(BASE, `t${++n}`);
-  root = path.join(dir, "allowed");
-  evil = path.join(dir, "allowed_evil");
-  outside = path.join(dir, "outside");
-  mkdirSync(path.join(root, "sub"), { recursive: true });
-  mkdirSync(evil);
-  mkdirSync(path.join(outside, "inner"), { recursive: true });
-  writeFileSync(path.join(root, "hello.txt"), "hello");
-  writeFileSync(path.join(outside, "secret.txt"), SECRET);
-  writeFileSync(path.join(evil, "secret.txt"), SECRET);
-  symlinkSync(path.join(outside, "secret.txt"), path.join(root, "link-out"));
-  symlinkSync(outside, path.join(root, "dir-out"));
-  symlinkSync(path.join(root, "hello.txt"), path.join(root, "link-in"));
-  symlinkSync(path.join(outside, "new.txt"), path.join(root, "dangling-out"));
-  symlinkSync("../../allowed_evil", path.join(root, "sub", "evil")); // relative
-  before = snapshot(outside) + snapshot(evil);
+  ({ root, outside } = box);
 });
-
-let session: { client: McpClient; log: MessageLog } | undefined;
-afterEach(async () => {
-  // Nothing outside the root was ever written, created or removed.
-  expect(snapshot(outside) + snapshot(evil)).toBe(before);
-  if (!session) return;
-  const { client, log } = session;
-  session = undefined;
-  expect(log.problems(client.protocolVersion)).toEqual([]);
-  await client.close();
-});
-
-afterAll(() => rmSync(BASE, { recursive: true, force: true }));
-
-async function start(): Promise<McpClient> {
-  session = await connectInMemory(createFilesystemServer({ roots: [root] }));
-  return session.client;
-}
+const start = () => box.start();
 
 describe("filesystem safety: check-then-use races", () => {
   it("an open re-checks what it opened: a final link is not followed, a swapped directory is caught", async () => {
@@ -123,7 +51,7 @@ describe("filesystem safety: check-then-use races", () => {
   it("reads racing with a file and a directory swapped for links never see outside", async () => {
     const client = await start();
     writeFileSync(path.join(outside, "data.txt"), SECRET);
-    before = snapshot(outside) + snapshot(evil);
+    box.rebaseline();
     const file = path.join(root, "flip.txt");
     const dir = path.join(root, "flipdir");
     const parked = path.join(root, "parked");

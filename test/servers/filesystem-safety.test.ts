@@ -1,88 +1,19 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { McpClient } from "../../src/client/index.js";
 import { McpError } from "../../src/jsonrpc/errors.js";
-import { createFilesystemServer } from "../../src/servers/filesystem/index.js";
-import { connectInMemory } from "../helpers/connect.js";
-import type { MessageLog } from "../helpers/spec-schema.js";
+import { SECRET, useSandbox } from "../helpers/fs-sandbox.js";
 
-// Per test: /…/allowed (the root), /…/allowed_evil (a sibling sharing its prefix), /…/outside, and
-// links inside the root that lead out.
-const BASE = realpathSync(mkdtempSync(path.join(tmpdir(), "mcpkit-fs-safety-")));
-let n = 0;
-let root: string;
-let evil: string;
-let outside: string;
-let before: string;
-
-/** Every file and link under a directory, with contents, as one string. */
-function snapshot(dir: string): string {
-  const out: string[] = [];
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    )) {
-      const full = path.join(at, entry.name);
-      if (entry.isDirectory()) {
-        out.push(`${full}/`);
-        walk(full);
-      } else out.push(`${full}: ${entry.isFile() ? readFileSync(full, "utf8") : "(other)"}`);
-    }
-  };
-  walk(dir);
-  return out.join("\n");
-}
-
-const SECRET = "TOP SECRET";
-
+const box = useSandbox();
+let root = "";
+let evil = "";
+let outside = "";
 beforeEach(() => {
-  const dir = path.join(BASE, `t${++n}`);
-  root = path.join(dir, "allowed");
-  evil = path.join(dir, "allowed_evil");
-  outside = path.join(dir, "outside");
-  mkdirSync(path.join(root, "sub"), { recursive: true });
-  mkdirSync(evil);
-  mkdirSync(path.join(outside, "inner"), { recursive: true });
-  writeFileSync(path.join(root, "hello.txt"), "hello");
-  writeFileSync(path.join(outside, "secret.txt"), SECRET);
-  writeFileSync(path.join(evil, "secret.txt"), SECRET);
-  symlinkSync(path.join(outside, "secret.txt"), path.join(root, "link-out"));
-  symlinkSync(outside, path.join(root, "dir-out"));
-  symlinkSync(path.join(root, "hello.txt"), path.join(root, "link-in"));
-  symlinkSync(path.join(outside, "new.txt"), path.join(root, "dangling-out"));
-  symlinkSync("../../allowed_evil", path.join(root, "sub", "evil")); // relative
-  before = snapshot(outside) + snapshot(evil);
+  ({ root, evil, outside } = box);
 });
-
-let session: { client: McpClient; log: MessageLog } | undefined;
-afterEach(async () => {
-  // Nothing outside the root was ever written, created or removed.
-  expect(snapshot(outside) + snapshot(evil)).toBe(before);
-  if (!session) return;
-  const { client, log } = session;
-  session = undefined;
-  expect(log.problems(client.protocolVersion)).toEqual([]);
-  await client.close();
-});
-
-afterAll(() => rmSync(BASE, { recursive: true, force: true }));
-
-async function start(): Promise<McpClient> {
-  session = await connectInMemory(createFilesystemServer({ roots: [root] }));
-  return session.client;
-}
+const start = () => box.start();
 
 /** Calls a tool that must be refused: an isError result naming the path, revealing nothing. */
 async function refused(
@@ -280,8 +211,7 @@ describe("filesystem safety: a root given through a link", () => {
   it("accepts paths through the link and still refuses escapes from it", async () => {
     const alias = path.join(path.dirname(root), "alias");
     symlinkSync(root, alias);
-    session = await connectInMemory(createFilesystemServer({ roots: [alias] }));
-    const client = session.client;
+    const client = await box.start([alias]);
     expect((await client.callTool("list_allowed_directories", {})).text()).toBe(
       `Allowed directories:\n${root}`,
     );
