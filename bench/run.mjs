@@ -6,7 +6,7 @@
  *   node bench/run.mjs                      the full run (5 repetitions)
  *   node bench/run.mjs --quick              a smoke run with tiny counts (2 repetitions)
  *   options: --reps N  --scenarios a,b  --impls floor,mcpkit,sdk-v2@modern  --out PREFIX
- *            --cpu-prof server|client|both  --timeout SECONDS  --list
+ *            --cpu-prof server|client|both  --scale N  --timeout SECONDS  --list
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
@@ -35,6 +35,7 @@ function parseArgs(argv) {
     else if (arg === "--out") options.out = value();
     else if (arg === "--cpu-prof") options.cpuProf = value();
     else if (arg === "--timeout") options.timeout = Number(value());
+    else if (arg === "--scale") options.scale = Number(value());
     else if (arg === "--list") options.list = true;
     else if (arg === "--help" || arg === "-h") options.help = true;
     else throw new Error(`unknown option ${arg} (try --help)`);
@@ -104,6 +105,11 @@ function clientFlags(options, profileDir) {
   return [];
 }
 
+/** `--scale`: longer (or shorter) runs of the counted scenarios, for profiling. */
+function scaled(count, scale = 1) {
+  return count === undefined ? undefined : Math.max(1, Math.round(count * scale));
+}
+
 /** One measurement: fresh server (HTTP) and client processes; resolves with the client's metrics. */
 async function measure(scenario, variant, options, profileDir) {
   const mode = options.quick ? "quick" : "full";
@@ -155,8 +161,8 @@ async function measure(scenario, variant, options, profileDir) {
       scenario: scenario.kind,
       era: variant.era,
       target,
-      calls: pick(scenario.calls),
-      warmup: pick(scenario.warmup) ?? 0,
+      calls: scaled(pick(scenario.calls), options.scale),
+      warmup: scaled(pick(scenario.warmup) ?? 0, options.scale),
       concurrency: scenario.concurrency ?? 1,
       repeats: pick(scenario.repeats) ?? 1,
       sessions: pick(scenario.sessions),
@@ -222,7 +228,7 @@ function usage() {
        [--impls ${allVariants()
          .map((v) => v.id)
          .join(",")}]
-       [--out PREFIX] [--cpu-prof server|client|both] [--timeout SECONDS] [--list]
+       [--out PREFIX] [--cpu-prof server|client|both] [--scale N] [--timeout SECONDS] [--list]
 `);
 }
 

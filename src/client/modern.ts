@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
+import { extend } from "../protocol/extend.js";
 import { META } from "../protocol/modern.js";
 import type { Peer, RequestOptions } from "../protocol/peer.js";
 import { LATEST_MODERN_VERSION, MODERN_VERSIONS, revisionOf } from "../protocol/revisions/index.js";
@@ -55,8 +56,8 @@ export function withMeta(
 ): Record<string, unknown> {
   const own = params?._meta as Record<string, unknown> | undefined;
   // Most requests carry no _meta of their own: they share one object per identity and log level.
-  const meta = own === undefined ? sharedMeta(identity) : { ...own, ...sharedMeta(identity) };
-  return params === undefined ? { _meta: meta } : { ...params, _meta: meta };
+  const meta = own === undefined ? sharedMeta(identity) : extend(own, sharedMeta(identity));
+  return params === undefined ? { _meta: meta } : extend(params, { _meta: meta });
 }
 
 const shared = new WeakMap<ModernIdentity, { logLevel: string | undefined; meta: Record<string, unknown> }>();
@@ -167,7 +168,7 @@ export async function modernRequest<T>(
         inputResponses[key] = await answer(request.method, request.params ?? {}, signal);
       }),
     );
-    current = { ...base, inputResponses };
+    current = extend(base, { inputResponses } as Record<string, unknown>);
     if (typeof result.requestState === "string") current.requestState = result.requestState;
   }
 }

@@ -20,6 +20,13 @@ export class FramingError extends Error {
 export interface NdjsonDecoderOptions {
   /** Longest line accepted; longer lines are dropped and reported. */
   maxMessageSize?: number;
+  /**
+   * Most messages delivered in one turn of the event loop; the rest of a burst follows in later
+   * turns (`setImmediate`). Between turns what the first messages produced (their responses) is
+   * written, so the peer works on those while the rest are handled, as with one message at a
+   * time, instead of both sides taking turns over whole bursts. Default: no limit.
+   */
+  messagesPerTurn?: number;
 }
 
 function excerptOf(line: string): string {
@@ -34,9 +41,13 @@ function excerptOf(line: string): string {
 export class NdjsonDecoder {
   private readonly decoder = new StringDecoder("utf8");
   private readonly maxMessageSize: number;
+  private readonly messagesPerTurn: number;
   private pending = "";
   /** Set while skipping the rest of an over-long line. */
   private discarding = false;
+  /** Decoded text waiting for a later turn (`messagesPerTurn`), oldest first. */
+  private backlog: string[] = [];
+  private scheduled = false;
 
   constructor(
     private readonly onMessage: (value: unknown) => void,
@@ -44,17 +55,52 @@ export class NdjsonDecoder {
     options: NdjsonDecoderOptions = {},
   ) {
     this.maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
+    this.messagesPerTurn = options.messagesPerTurn ?? Number.POSITIVE_INFINITY;
   }
 
-  /** Feeds a chunk; complete lines are delivered before this returns. */
+  /**
+   * Feeds a chunk. Its complete lines are delivered before this returns, up to `messagesPerTurn`
+   * (counting those still waiting from earlier chunks); the rest in the next turns.
+   */
   push(chunk: Uint8Array | string): void {
     const text = typeof chunk === "string" ? chunk : this.decoder.write(chunk);
-    let start = 0;
+    if (this.backlog.length > 0) this.backlog.push(text);
+    else this.scan(text, 0, this.messagesPerTurn);
+  }
+
+  /** Delivers every line still waiting for its turn, now. */
+  flush(): void {
+    const backlog = this.backlog;
+    this.backlog = [];
+    for (const text of backlog) this.scan(text, 0, Number.POSITIVE_INFINITY);
+  }
+
+  /** Ends the stream: lines waiting are delivered, and a last line without a newline still counts. */
+  end(): void {
+    this.flush();
+    const rest = this.pending + this.decoder.end();
+    this.pending = "";
+    if (!this.discarding) this.line(rest);
+    this.discarding = false;
+  }
+
+  /** Forgets lines waiting for their turn: the stream is closed. */
+  clear(): void {
+    this.backlog = [];
+  }
+
+  /** Delivers the lines of `text` from `start`, at most `budget`; returns the budget left. */
+  private scan(text: string, start: number, budget: number): number {
     for (;;) {
       const newline = text.indexOf("\n", start);
       if (newline === -1) {
         this.keep(text, start);
-        return;
+        return budget;
+      }
+      if (budget === 0) {
+        this.backlog.unshift(text.slice(start));
+        this.schedule();
+        return 0;
       }
       if (this.discarding) {
         this.discarding = false;
@@ -63,18 +109,29 @@ export class NdjsonDecoder {
           this.pending.length === 0 ? text.slice(start, newline) : this.pending + text.slice(start, newline);
         this.pending = "";
         this.line(line);
+        budget--;
       }
       start = newline + 1;
     }
   }
 
-  /** Ends the stream: a last line without a newline still counts. */
-  end(): void {
-    const rest = this.pending + this.decoder.end();
-    this.pending = "";
-    if (!this.discarding) this.line(rest);
-    this.discarding = false;
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.resume);
   }
+
+  private readonly resume = (): void => {
+    this.scheduled = false;
+    let budget = this.messagesPerTurn;
+    while (this.backlog.length > 0) {
+      if (budget === 0) {
+        this.schedule();
+        return;
+      }
+      budget = this.scan(this.backlog.shift()!, 0, budget);
+    }
+  };
 
   private keep(text: string, start: number): void {
     if (this.discarding || start === text.length) return;

@@ -11,6 +11,8 @@ export class IncomingRequest {
   readonly method: string;
   /** Set once the requester cancelled or the connection closed. */
   cancelled = false;
+  /** @internal Set once the request was answered: what its handler returns later is dropped. */
+  answered = false;
   private controller: AbortController | undefined;
   private cancelReason: string | undefined;
 
@@ -64,6 +66,14 @@ export class IncomingRequest {
   ): Promise<T> {
     const signal = options.signal ? AbortSignal.any([options.signal, this.signal]) : this.signal;
     return this.peer.request<T>(method, params, { ...options, signal, relatedRequestId: this.id });
+  }
+
+  /**
+   * @internal Answers now, before the handler has returned (a stateless request that ends asking
+   * for input while its handler waits); whatever the handler returns later is dropped.
+   */
+  answer(result: object | undefined, error?: unknown): void {
+    this.peer.finish(this, result, error);
   }
 
   /** @internal */

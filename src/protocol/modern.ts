@@ -29,15 +29,16 @@ export function isModernRequest(params: Record<string, unknown> | undefined): bo
 
 /** Reads a stateless request's `_meta`; a missing or malformed required key is -32602. */
 export function readRequestMeta(params: Record<string, unknown> | undefined): RequestMeta {
-  // Read when a request is admitted and again by its handler: parsed once per request.
-  const known = params === undefined ? undefined : read.get(params);
-  if (known) return known;
-  const parsed = parseRequestMeta(params);
-  if (params !== undefined) read.set(params, parsed);
-  return parsed;
+  // Read when a request is admitted and again, in the same turn, by its handler: the last
+  // request's reading is kept for that second look.
+  if (params !== undefined && params === last.params) return last.meta!;
+  const meta = parseRequestMeta(params);
+  last.params = params;
+  last.meta = meta;
+  return meta;
 }
 
-const read = new WeakMap<Record<string, unknown>, RequestMeta>();
+const last: { params?: Record<string, unknown>; meta?: RequestMeta } = {};
 
 function parseRequestMeta(params: Record<string, unknown> | undefined): RequestMeta {
   const meta = params?._meta as Record<string, unknown> | undefined;

@@ -251,7 +251,10 @@ export class Peer {
     }
   }
 
-  private finish(request: IncomingRequest, result: object | undefined, error: unknown): void {
+  /** @internal Answers an incoming request, once: whoever comes first, its handler or `answer`. */
+  finish(request: IncomingRequest, result: object | undefined, error: unknown): void {
+    if (request.answered) return;
+    request.answered = true;
     this.incoming.delete(request.id);
     if (this.incoming.size === 0 && this.idleWaiters.length > 0) {
       const waiters = this.idleWaiters;

@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { extend } from "../protocol/extend.js";
 import { META } from "../protocol/modern.js";
 import type { Implementation } from "../protocol/types/base.js";
 import type { RequestContext } from "./context.js";
@@ -32,20 +33,26 @@ const ASKING: Record<string, (params: Record<string, unknown>) => unknown> = {
 export function modernResult(
   method: string,
   result: object,
-  serverInfo: Implementation,
+  serverMeta: Readonly<Record<string, unknown>>,
   cache: CacheHint,
 ): object {
   const given = result as Record<string, unknown>;
-  const decorated: Record<string, unknown> = {
-    ...given,
+  const own = given._meta as object | undefined;
+  const decorated: Record<string, unknown> = extend(given, {
     resultType: given.resultType ?? "complete",
-    _meta: { ...(given._meta as object | undefined), [META.serverInfo]: serverInfo },
-  };
+    // Most results carry no _meta of their own: they share the server's.
+    _meta: own === undefined ? serverMeta : extend(own, serverMeta),
+  });
   if (CACHEABLE.has(method) && decorated.resultType === "complete") {
     decorated.ttlMs ??= cache.ttlMs;
     decorated.cacheScope ??= cache.cacheScope;
   }
   return decorated;
+}
+
+/** The `_meta` a server adds to every stateless result: its identity. */
+export function serverMetaOf(serverInfo: Implementation): Readonly<Record<string, unknown>> {
+  return Object.freeze({ [META.serverInfo]: serverInfo });
 }
 
 /** Errors whose code changed in 2026-07-28: a missing resource is invalid params there. */
@@ -57,27 +64,29 @@ export function modernError(error: unknown): unknown {
 }
 
 /**
- * Runs a handler that may ask for input: it ends with its result, or with an `InputRequiredResult`
- * once it waits for answers the client has not given yet.
+ * Lets a handler ask for input: its request then ends with an `InputRequiredResult` (through
+ * `finish`, which decorates it) as soon as the handler waits for answers the client has not given
+ * yet, while the handler itself never returns. Requests that cannot ask are left alone.
  */
-export function withInputRound(
+export function openInputRounds(
   method: string,
   params: Record<string, unknown>,
   ctx: RequestContext,
   signer: RequestStateSigner,
-  run: () => Promise<object>,
-): Promise<object> {
+  finish: (result: object) => object,
+): void {
   const target = ASKING[method];
-  if (!target) return run();
-  return new Promise((resolve, reject) => {
-    // The round (and the requestState check) exists only once the handler asks something.
-    let round: InputRound | undefined;
-    ctx.round = () => {
-      round ??= new InputRound(params, `${method} ${String(target(params))}`, signer, () =>
-        resolve(round!.result()),
-      );
-      return round;
-    };
-    run().then(resolve, reject);
-  });
+  if (!target) return;
+  // The round (and the requestState check) exists only once the handler asks something.
+  let round: InputRound | undefined;
+  ctx.round = () => {
+    round ??= new InputRound(params, `${method} ${String(target(params))}`, signer, () => {
+      try {
+        ctx.request.answer(finish(round!.result()));
+      } catch (error) {
+        ctx.request.answer(undefined, modernError(error));
+      }
+    });
+    return round;
+  };
 }

@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { extend } from "../protocol/extend.js";
 import { isModernRequest, readRequestMeta } from "../protocol/modern.js";
 import type { MessageTrace } from "../protocol/peer.js";
 import { SUPPORTED_VERSIONS } from "../protocol/revisions/index.js";
@@ -12,7 +13,13 @@ import type { HttpServerHandle, ServeHttpOptions } from "../transports/http/serv
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
 import type { Transport } from "../transports/transport.js";
 import { RequestContext } from "./context.js";
-import { type CacheHint, modernError, modernResult, withInputRound } from "./modern-dispatch.js";
+import {
+  type CacheHint,
+  modernError,
+  modernResult,
+  openInputRounds,
+  serverMetaOf,
+} from "./modern-dispatch.js";
 import {
   type PromptArgs,
   type PromptArguments,
@@ -96,6 +103,8 @@ export class McpServer implements SessionHost {
   private webHandler: StreamableHttpHandler | undefined;
   private readonly signer: RequestStateSigner;
   private readonly cache: CacheHint;
+  /** The `_meta` of every stateless result. */
+  private readonly serverMeta: Readonly<Record<string, unknown>>;
   private readonly subscriptions = new Subscriptions();
   private declared: ServerCapabilities | undefined;
 
@@ -105,6 +114,7 @@ export class McpServer implements SessionHost {
   ) {
     const { instructions, ...serverInfo } = info;
     this.serverInfo = serverInfo;
+    this.serverMeta = serverMetaOf(serverInfo);
     this.instructions = instructions;
     this.supportedVersions = options.supportedVersions ?? SUPPORTED_VERSIONS;
     this.signer = new RequestStateSigner(options.requestStateSecret);
@@ -251,21 +261,29 @@ export class McpServer implements SessionHost {
   }
 
   /** A stateless request: capabilities as of now, input rounds, and the 2026 result shape. */
-  private async serveModern(
+  private serveModern(
     method: string,
     capability: keyof ServerCapabilities | undefined,
     params: Record<string, unknown>,
     ctx: RequestContext,
     handler: (params: Record<string, unknown>, ctx: RequestContext) => object | Promise<object>,
-  ): Promise<object> {
+  ): object | Promise<object> {
     if (capability && !this.capabilities()[capability]) throw notOffered(method, capability);
-    try {
-      const result = await withInputRound(method, params, ctx, this.signer, async () => handler(params, ctx));
+    const finish = (result: object): object => {
       const cache = method === "resources/read" ? this.resources.cacheHint(String(params.uri)) : undefined;
-      return modernResult(method, result, this.serverInfo, { ...this.cache, ...cache });
+      return modernResult(method, result, this.serverMeta, cache ? extend(this.cache, cache) : this.cache);
+    };
+    openInputRounds(method, params, ctx, this.signer, finish);
+    let result: object | Promise<object>;
+    try {
+      result = handler(params, ctx);
     } catch (error) {
       throw modernError(error);
     }
+    if (!(result instanceof Promise)) return finish(result);
+    return result.then(finish, (error) => {
+      throw modernError(error);
+    });
   }
 
   /** The answer to `server/discover`. */

@@ -127,13 +127,11 @@ export class ServerSession {
       } catch (error) {
         return error as McpError;
       }
-      if (
-        !this.host.supportedVersions.includes(meta.protocolVersion) ||
-        revisionOf(meta.protocolVersion)?.era !== "modern"
-      ) {
+      const revision = revisionOf(meta.protocolVersion);
+      if (revision?.era !== "modern" || !this.host.supportedVersions.includes(meta.protocolVersion)) {
         return unsupportedVersion(meta.protocolVersion, this.host.supportedVersions);
       }
-      if (!revisionOf(meta.protocolVersion)!.clientRequests.has(method)) {
+      if (!revision.clientRequests.has(method)) {
         return new McpError(
           ErrorCode.MethodNotFound,
           `Method not found: ${method} (not in protocol ${meta.protocolVersion})`,

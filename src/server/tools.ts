@@ -2,7 +2,12 @@ import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { adaptContent, adaptTool } from "../protocol/revisions/adapt.js";
 import type { Revision } from "../protocol/revisions/revision.js";
 import type { InferOutput, StandardSchemaV1 } from "../protocol/schema/standard.js";
-import { type CompiledSchema, compileSchema, type SchemaLike } from "../protocol/schema/validator.js";
+import {
+  type CompiledSchema,
+  compileSchema,
+  type SchemaLike,
+  type Validation,
+} from "../protocol/schema/validator.js";
 import type { Icon, Meta } from "../protocol/types/base.js";
 import type {
   CallToolResult,
@@ -145,27 +150,59 @@ export class ToolRegistry {
     return result;
   }
 
-  async call(params: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+  /**
+   * Runs a tool. Synchronous all the way when validation and the handler are (no microtask hops
+   * on the hot path); a promise as soon as one of them is not.
+   */
+  call(params: Record<string, unknown>, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
     const name = params.name;
     if (typeof name !== "string")
       throw new McpError(ErrorCode.InvalidParams, 'tools/call needs a string "name"');
     const tool = this.tools.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
-    const args = params.arguments ?? {};
-    const checked = await tool.input.validate(args);
-    if (!checked.ok) return toolError(`Invalid arguments for tool ${name}: ${checked.message}`);
-    let returned: ToolReturn;
-    try {
-      returned = await tool.handler(checked.value, ctx);
-    } catch (error) {
-      if (error instanceof McpError) throw error;
-      return toolError(error instanceof Error ? error.message : String(error));
-    }
-    const output = tool.output;
-    const result = toCallToolResult(returned, output !== undefined);
-    if (output && !result.isError) await checkStructured(name, output, result);
-    return forRevision(result, ctx.session.revision);
+    const checked = tool.input.validate(params.arguments ?? {});
+    return isPromiseLike(checked)
+      ? Promise.resolve(checked).then((valid) => run(tool, valid, ctx))
+      : run(tool, checked, ctx);
   }
+}
+
+function run(
+  tool: RegisteredTool,
+  checked: Validation,
+  ctx: RequestContext,
+): CallToolResult | Promise<CallToolResult> {
+  if (!checked.ok) return toolError(`Invalid arguments for tool ${tool.name}: ${checked.message}`);
+  let returned: ToolReturn | PromiseLike<ToolReturn>;
+  try {
+    returned = tool.handler(checked.value, ctx);
+  } catch (error) {
+    return failed(error);
+  }
+  return isPromiseLike(returned)
+    ? Promise.resolve(returned).then((value) => finish(tool, value, ctx), failed)
+    : finish(tool, returned, ctx);
+}
+
+/** A handler's exception is a tool error for the model to see; an McpError is a protocol error. */
+function failed(error: unknown): CallToolResult {
+  if (error instanceof McpError) throw error;
+  return toolError(error instanceof Error ? error.message : String(error));
+}
+
+function finish(
+  tool: RegisteredTool,
+  returned: ToolReturn,
+  ctx: RequestContext,
+): CallToolResult | Promise<CallToolResult> {
+  const output = tool.output;
+  const result = toCallToolResult(returned, output !== undefined);
+  if (!output || result.isError) return forRevision(result, ctx.session.revision);
+  return checkStructured(tool.name, output, result).then(() => forRevision(result, ctx.session.revision));
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
 /** The result as the session's revision can carry it. */

@@ -2,16 +2,21 @@ import { describe, expect, it } from "vitest";
 import { type FramingError, NdjsonDecoder, serializeMessage } from "../../src/jsonrpc/framing.js";
 import { messageProblem } from "../../src/jsonrpc/messages.js";
 
-function decoder(maxMessageSize?: number) {
+function decoder(maxMessageSize?: number, messagesPerTurn?: number) {
   const messages: unknown[] = [];
   const errors: FramingError[] = [];
   const d = new NdjsonDecoder(
     (m) => messages.push(m),
     (e) => errors.push(e),
-    { maxMessageSize },
+    { maxMessageSize, messagesPerTurn },
   );
   return { d, messages, errors };
 }
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+const lines = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, i) => `{"n":${from + i}}\n`).join("");
+const numbers = (messages: unknown[]) => messages.map((m) => (m as { n: number }).n);
 
 describe("NdjsonDecoder", () => {
   it("joins a message split across chunks, byte by byte", () => {
@@ -58,6 +63,36 @@ describe("NdjsonDecoder", () => {
     expect(messages).toEqual([{ a: 1 }]);
     d.end();
     expect(messages).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+
+  it("delivers a burst over several turns with messagesPerTurn, in order, chunks arriving meanwhile", async () => {
+    const { d, messages } = decoder(undefined, 3);
+    d.push(lines(0, 7) + '{"n":');
+    expect(numbers(messages)).toEqual([0, 1, 2]);
+    d.push(`7}\n${lines(8, 9)}`);
+    expect(numbers(messages)).toEqual([0, 1, 2]);
+    await nextTurn();
+    expect(numbers(messages)).toEqual([0, 1, 2, 3, 4, 5]);
+    await nextTurn();
+    expect(numbers(messages)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    d.push(lines(9, 10));
+    expect(numbers(messages)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it("flushes or ends with every waiting line delivered; clear drops them", async () => {
+    const flushed = decoder(undefined, 2);
+    flushed.d.push(lines(0, 5));
+    flushed.d.flush();
+    expect(numbers(flushed.messages)).toEqual([0, 1, 2, 3, 4]);
+    const ended = decoder(undefined, 2);
+    ended.d.push(`${lines(0, 4)}{"n":4}`);
+    ended.d.end();
+    expect(numbers(ended.messages)).toEqual([0, 1, 2, 3, 4]);
+    const cleared = decoder(undefined, 2);
+    cleared.d.push(lines(0, 5));
+    cleared.d.clear();
+    await nextTurn();
+    expect(numbers(cleared.messages)).toEqual([0, 1]);
   });
 
   it("serializes one message per line, newlines in strings escaped", () => {

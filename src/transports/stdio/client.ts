@@ -6,7 +6,7 @@ import type { Transport, TransportHandlers } from "../transport.js";
 import { groupAlive, signalGroup } from "./process-group.js";
 import { trackGroup, untrackGroup } from "./reaper.js";
 import { StderrTail } from "./stderr-tail.js";
-import { WriteBatcher } from "./write-batcher.js";
+import { MESSAGES_PER_TURN, WriteBatcher } from "./write-batcher.js";
 
 /** How to start a stdio server. */
 export interface StdioServerParameters {
@@ -37,6 +37,7 @@ export class StdioClientTransport implements Transport {
   private ended = false;
   private notified = false;
   private badLine: Error | undefined;
+  private decoder: NdjsonDecoder | undefined;
 
   constructor(private readonly params: StdioServerParameters) {
     this.stderr = new StderrTail(20, 500, params.onStderr);
@@ -79,8 +80,9 @@ export class StdioClientTransport implements Transport {
     const decoder = new NdjsonDecoder(
       (message) => handlers.onmessage(message),
       (error) => this.badOutput(error),
-      { maxMessageSize: this.params.maxMessageSize },
+      { maxMessageSize: this.params.maxMessageSize, messagesPerTurn: MESSAGES_PER_TURN },
     );
+    this.decoder = decoder;
     child.stdout!.on("data", (chunk: Buffer) => decoder.push(chunk));
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (chunk: string) => this.stderr.push(chunk));
@@ -89,6 +91,8 @@ export class StdioClientTransport implements Transport {
       if (!groupAlive(pgid)) untrackGroup(pgid);
     });
     child.on("close", (code, signal) => {
+      // What the server wrote before it exited is read before its exit is reported.
+      decoder.flush();
       this.stderr.end();
       this.ended = true;
       this.notifyClosed(
@@ -166,6 +170,7 @@ export class StdioClientTransport implements Transport {
   private notifyClosed(error: Error | undefined): void {
     if (this.notified || !this.handlers) return;
     this.notified = true;
+    this.decoder?.clear();
     this.handlers.onclose(error ? new Error(error.message + this.stderr.suffix()) : undefined);
   }
 }

@@ -3,7 +3,7 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { NdjsonDecoder } from "../../jsonrpc/framing.js";
 import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../transport.js";
-import { WriteBatcher } from "./write-batcher.js";
+import { MESSAGES_PER_TURN, WriteBatcher } from "./write-batcher.js";
 
 export interface StdioServerTransportOptions {
   /** Where messages come from; default `process.stdin`. */
@@ -44,7 +44,7 @@ export class StdioServerTransport implements Transport {
     this.decoder = new NdjsonDecoder(
       (message) => handlers.onmessage(message),
       (error) => handlers.onerror(error),
-      { maxMessageSize: this.options.maxMessageSize },
+      { maxMessageSize: this.options.maxMessageSize, messagesPerTurn: MESSAGES_PER_TURN },
     );
     this.input.on("data", this.onData);
     this.input.once("end", this.onEnd);
@@ -74,6 +74,7 @@ export class StdioServerTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.writer?.flush();
+    this.decoder?.clear();
     this.input.off("data", this.onData);
     this.input.off("end", this.onEnd);
     this.output.off("error", this.onOutputError);

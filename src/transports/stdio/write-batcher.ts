@@ -1,6 +1,12 @@
 import type { Writable } from "node:stream";
 
 /**
+ * How many messages of a burst a stdio transport handles before it lets the answers so far be
+ * written (see `NdjsonDecoderOptions.messagesPerTurn`).
+ */
+export const MESSAGES_PER_TURN = 32;
+
+/**
  * Joins everything written in one tick into a single `write` call: a burst of 1,000 messages
  * costs one syscall, not 1,000.
  */
