@@ -10,6 +10,7 @@ const NAMED = new Set(["tools/call", "prompts/get", "tasks/get", "tasks/update",
 import { DEFAULT_RECONNECT, type ReconnectOptions, SseStream, type StreamHost } from "./client-stream.js";
 import { NodeHttpClient } from "./node-request.js";
 import {
+  Abort,
   customHeaders,
   FetchHttpClient,
   type HeadersOption,
@@ -44,6 +45,8 @@ export interface StreamableHttpClientOptions {
  */
 export class StreamableHttpClientTransport implements Transport {
   readonly url: URL;
+  /** The URL without its query, for error messages. */
+  private readonly endpoint: string;
   private readonly http: HttpClient;
   private readonly reconnect: Required<ReconnectOptions>;
   private handlers: TransportHandlers | undefined;
@@ -51,9 +54,9 @@ export class StreamableHttpClientTransport implements Transport {
   private version: string | undefined;
   private initializeId: RequestId | undefined;
   /** Every request and stream in flight, aborted on close. */
-  private readonly inflight = new Set<AbortController>();
+  private readonly inflight = new Set<{ abort(): void }>();
   /** The POST of each request in flight, by request id, so cancelling stops following it. */
-  private readonly requests = new Map<RequestId, AbortController>();
+  private readonly requests = new Map<RequestId, Abort>();
   private standalone: AbortController | undefined;
   /** Set once the client speaks the stateless revision. */
   private modern: { paramHeaders?: (message: JSONRPCMessage) => Record<string, string> } | undefined;
@@ -63,6 +66,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   constructor(private readonly options: StreamableHttpClientOptions) {
     this.url = new URL(options.url);
+    this.endpoint = `${this.url.origin}${this.url.pathname}`;
     this.http = options.fetch ? new FetchHttpClient(options.fetch) : new NodeHttpClient();
     const reconnect = options.reconnect ?? {};
     this.reconnect = {
@@ -103,14 +107,15 @@ export class StreamableHttpClientTransport implements Transport {
     this.version = undefined;
   }
 
-  private modernHeaders(message: JSONRPCMessage): Record<string, string> {
-    if (!("method" in message)) return {};
-    const headers: Record<string, string> = { "mcp-method": message.method };
+  private addModernHeaders(headers: Record<string, string>, message: JSONRPCMessage): void {
+    if (!("method" in message)) return;
+    headers["mcp-method"] = message.method;
     const params = message.params ?? {};
     const name =
       message.method === "resources/read" ? params.uri : NAMED.has(message.method) ? params.name : undefined;
     if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
-    return { ...headers, ...this.modern?.paramHeaders?.(message) };
+    const mirrored = this.modern?.paramHeaders?.(message);
+    if (mirrored) for (const header in mirrored) headers[header] = mirrored[header]!;
   }
 
   /** Forgets the session (and its protocol version, and its GET stream), to initialize a new one. */
@@ -179,31 +184,39 @@ export class StreamableHttpClientTransport implements Transport {
     this.handlers?.onclose();
   }
 
-  /** Custom headers, then the session's (`initialize` starts a new session, so it carries none). */
-  private async headers(initialize: boolean): Promise<Record<string, string>> {
-    const headers = await customHeaders(this.options.headers);
-    if (!initialize) {
-      if (this.session !== undefined) headers["mcp-session-id"] = this.session;
-      if (this.version !== undefined) headers["mcp-protocol-version"] = this.version;
-    }
+  /**
+   * Custom headers, then the session's (`initialize` starts a new session, so it carries none); a
+   * promise only if the custom headers come from an asynchronous function.
+   */
+  private headers(initialize: boolean): Record<string, string> | Promise<Record<string, string>> {
+    const custom = customHeaders(this.options.headers);
+    if (initialize) return custom;
+    return custom instanceof Promise
+      ? custom.then((headers) => this.withSession(headers))
+      : this.withSession(custom);
+  }
+
+  private withSession(headers: Record<string, string>): Record<string, string> {
+    if (this.session !== undefined) headers["mcp-session-id"] = this.session;
+    if (this.version !== undefined) headers["mcp-protocol-version"] = this.version;
     return headers;
   }
 
   private what(method: string): string {
-    return `${method} ${this.url.origin}${this.url.pathname}`;
+    return `${method} ${this.endpoint}`;
   }
 
   private async post(message: JSONRPCMessage): Promise<void> {
-    const controller = new AbortController();
-    this.inflight.add(controller);
+    const abort = new Abort();
+    this.inflight.add(abort);
     const requestId = isRequest(message) ? message.id : undefined;
-    if (requestId !== undefined) this.requests.set(requestId, controller);
+    if (requestId !== undefined) this.requests.set(requestId, abort);
     const initialize = "method" in message && message.method === "initialize";
     if (initialize) this.initializeId = requestId;
-    const what = this.what("POST");
     try {
-      const headers = await this.headers(initialize);
-      if (this.modern) Object.assign(headers, this.modernHeaders(message));
+      const given = this.headers(initialize);
+      const headers = given instanceof Promise ? await given : given;
+      if (this.modern) this.addModernHeaders(headers, message);
       headers["content-type"] = "application/json";
       headers.accept = "application/json, text/event-stream";
       const response = await this.http.request({
@@ -211,10 +224,10 @@ export class StreamableHttpClientTransport implements Transport {
         url: this.url,
         headers,
         body: JSON.stringify(message),
-        signal: controller.signal,
+        abort,
       });
       if (response.status < 200 || response.status >= 300) {
-        throw await httpStatusError(response, what, headers["mcp-session-id"] !== undefined);
+        throw await httpStatusError(response, this.what("POST"), headers["mcp-session-id"] !== undefined);
       }
       // The answer to initialize starts the session (servers without sessions send no id).
       if (initialize) this.session = response.header("mcp-session-id");
@@ -223,22 +236,21 @@ export class StreamableHttpClientTransport implements Transport {
         if ("method" in message && message.method === "notifications/initialized") await this.listen();
         return;
       }
-      await this.answer(requestId, response, controller.signal);
+      await this.answer(requestId, response, abort);
     } catch (error) {
-      if (controller.signal.aborted || this.closing) return;
-      this.fail(message, transportError(error, what));
+      if (abort.aborted || this.closing) return;
+      this.fail(message, transportError(error, this.what("POST")));
     } finally {
-      this.inflight.delete(controller);
-      if (requestId !== undefined && this.requests.get(requestId) === controller)
-        this.requests.delete(requestId);
+      this.inflight.delete(abort);
+      if (requestId !== undefined && this.requests.get(requestId) === abort) this.requests.delete(requestId);
     }
   }
 
   /** Reads the answer to a request: one JSON body, or an event stream followed to the response. */
-  private async answer(id: RequestId, response: HttpResponse, signal: AbortSignal): Promise<void> {
+  private async answer(id: RequestId, response: HttpResponse, abort: Abort): Promise<void> {
     const type = mediaType(response.header("content-type"));
     if (type === "text/event-stream") {
-      const end = await new SseStream(this.host(), signal, id).run(response);
+      const end = await new SseStream(this.host(), abort.signal, id).run(response);
       if (end.kind === "failed") throw end.error;
       return;
     }

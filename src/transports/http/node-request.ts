@@ -10,22 +10,55 @@ export class NodeHttpClient implements HttpClient {
   private httpAgent: http.Agent | undefined;
   private httpsAgent: https.Agent | undefined;
   private closed = false;
+  private lastUrl: URL | undefined;
+  private lastTarget: Target | undefined;
 
-  request({ method, url, headers, body, signal }: HttpRequest): Promise<HttpResponse> {
+  request({ method, url, headers, body, signal, abort }: HttpRequest): Promise<HttpResponse> {
     if (this.closed) return Promise.reject(new Error("the HTTP client is closed"));
     const secure = url.protocol === "https:";
-    const agent = secure ? this.agent("https") : this.agent("http");
-    const allHeaders =
-      body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) };
+    const target = this.target(url);
+    const options: http.RequestOptions = {
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port,
+      path: target.path,
+      auth: target.auth,
+      method,
+      headers: body === undefined ? headers : withLength(headers, body),
+      agent: secure ? this.agent("https") : this.agent("http"),
+    };
+    if (signal) options.signal = signal;
     return new Promise((resolve, reject) => {
-      const request = (secure ? https : http).request(
-        url,
-        { method, headers: allHeaders, agent, signal },
-        (response) => resolve(new NodeResponse(response)),
-      );
+      let response: http.IncomingMessage | undefined;
+      const request = (secure ? https : http).request(options, (incoming) => {
+        response = incoming;
+        resolve(new NodeResponse(incoming));
+      });
       request.on("error", reject);
+      // Once the response is complete its socket may serve another request: it is left alone.
+      abort?.onAbort(() => {
+        if (!response?.complete) request.destroy(abortError());
+      });
       request.end(body);
     });
+  }
+
+  /** The URL as request options, worked out once per URL (what `http.request(url)` does every time). */
+  private target(url: URL): Target {
+    if (this.lastUrl !== url) {
+      this.lastUrl = url;
+      this.lastTarget = {
+        protocol: url.protocol,
+        hostname: url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname,
+        port: url.port === "" ? undefined : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        auth:
+          url.username || url.password
+            ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+            : undefined,
+      };
+    }
+    return this.lastTarget!;
   }
 
   private agent(kind: "http" | "https"): http.Agent {
@@ -42,6 +75,27 @@ export class NodeHttpClient implements HttpClient {
     this.httpAgent?.destroy();
     this.httpsAgent?.destroy();
   }
+}
+
+interface Target {
+  protocol: string;
+  hostname: string;
+  port: number | undefined;
+  path: string;
+  auth: string | undefined;
+}
+
+function withLength(headers: Record<string, string>, body: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) out[name] = headers[name]!;
+  out["content-length"] = String(Buffer.byteLength(body));
+  return out;
+}
+
+function abortError(): Error {
+  const error = new Error("The operation was aborted");
+  error.name = "AbortError";
+  return error;
 }
 
 class NodeResponse implements HttpResponse {

@@ -12,6 +12,40 @@ export interface HttpRequest {
   body?: string;
   /** Aborting destroys the request and its response body. */
   signal?: AbortSignal;
+  /** The same as `signal`, cheaper: for requests made by the thousand (each POST). */
+  abort?: Abort;
+}
+
+/**
+ * Stops one request, for a fraction of an `AbortController`'s cost: the `node:http` client hooks
+ * `onAbort`, and a real `AbortSignal` is made only for a client that asks for one (`fetch`) or a
+ * response that is an event stream.
+ */
+export class Abort {
+  aborted = false;
+  private controller: AbortController | undefined;
+  private listener: (() => void) | undefined;
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.controller?.abort();
+    this.listener?.();
+  }
+
+  /** Calls `listener` when aborted (at once if already). One listener: the request's own. */
+  onAbort(listener: () => void): void {
+    if (this.aborted) listener();
+    else this.listener = listener;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
 }
 
 /** A response whose head has arrived; its body is read (or dropped) exactly once. */
@@ -39,12 +73,21 @@ export type HeadersOption =
   | Record<string, string>
   | (() => Record<string, string> | Promise<Record<string, string>>);
 
-/** Resolves the custom headers of one request, with lower-case names. */
-export async function customHeaders(option: HeadersOption | undefined): Promise<Record<string, string>> {
+/**
+ * The custom headers of one request, with lower-case names: a fresh object the caller may add to;
+ * a promise only when a function computes them asynchronously.
+ */
+export function customHeaders(
+  option: HeadersOption | undefined,
+): Record<string, string> | Promise<Record<string, string>> {
   if (option === undefined) return {};
-  const headers = typeof option === "function" ? await option() : option;
+  const headers = typeof option === "function" ? option() : option;
+  return headers instanceof Promise ? headers.then(lowerCased) : lowerCased(headers);
+}
+
+function lowerCased(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  for (const name in headers) out[name.toLowerCase()] = headers[name]!;
   return out;
 }
 
@@ -65,8 +108,14 @@ export function bodyExcerpt(body: string, max = 300): string {
 export class FetchHttpClient implements HttpClient {
   constructor(private readonly fetchFn: typeof fetch) {}
 
-  async request({ method, url, headers, body, signal }: HttpRequest): Promise<HttpResponse> {
-    const response = await this.fetchFn(url, { method, headers, body, signal, redirect: "manual" });
+  async request({ method, url, headers, body, signal, abort }: HttpRequest): Promise<HttpResponse> {
+    const response = await this.fetchFn(url, {
+      method,
+      headers,
+      body,
+      signal: signal ?? abort?.signal,
+      redirect: "manual",
+    });
     return new FetchResponse(response);
   }
 
