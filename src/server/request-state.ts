@@ -1,5 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { nodeCrypto } from "../protocol/crypto.js";
 
 /**
  * Signs and checks the `requestState` of multi round-trip requests: the answers gathered so far,
@@ -8,10 +8,16 @@ import { ErrorCode, McpError } from "../jsonrpc/errors.js";
  * balancer share the secret.
  */
 export class RequestStateSigner {
-  private readonly key: Buffer;
+  private secret: Buffer | undefined;
 
   constructor(secret?: string | Uint8Array) {
-    this.key = secret === undefined ? randomBytes(32) : Buffer.from(secret);
+    if (secret !== undefined) this.secret = Buffer.from(secret);
+  }
+
+  /** The given secret, or a random one made when first needed. */
+  private get key(): Buffer {
+    this.secret ??= nodeCrypto().randomBytes(32);
+    return this.secret;
   }
 
   sign(target: string, answers: Record<string, unknown>): string {
@@ -26,7 +32,7 @@ export class RequestStateSigner {
     const body = state.slice(0, dot);
     const mac = Buffer.from(state.slice(dot + 1));
     const expected = Buffer.from(this.mac(body));
-    if (dot <= 0 || mac.length !== expected.length || !timingSafeEqual(mac, expected)) {
+    if (dot <= 0 || mac.length !== expected.length || !nodeCrypto().timingSafeEqual(mac, expected)) {
       throw invalid("requestState does not verify: it was altered or was not issued by this server");
     }
     const parsed = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as {
@@ -38,7 +44,7 @@ export class RequestStateSigner {
   }
 
   private mac(body: string): string {
-    return createHmac("sha256", this.key).update(body).digest("base64url");
+    return nodeCrypto().createHmac("sha256", this.key).update(body).digest("base64url");
   }
 }
 

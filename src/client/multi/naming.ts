@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../../protocol/crypto.js";
 
 /**
  * What to do when two servers offer tools with the same name:
@@ -30,7 +30,7 @@ export class ToolNameConflictError extends Error {
 
 /** 8 hex digits of SHA-256: stable across runs and machines. */
 function shortHash(value: string): string {
-  return createHash("sha256").update(value).digest("hex").slice(0, 8);
+  return nodeCrypto().createHash("sha256").update(value).digest("hex").slice(0, 8);
 }
 
 /** `name` cut to the limit, ending in a hash of `key` (what it stands for) when it had to be cut. */
