@@ -190,32 +190,29 @@ export class McpClient {
   }
 
   /** Sends any request; the typed methods below are thin wrappers of this. */
-  async request<T = Result>(
+  request<T = Result>(
     method: string,
     params?: Record<string, unknown>,
     options?: RequestOptions,
   ): Promise<T> {
-    if (this.modern) {
-      try {
-        return await modernRequest<T>(this.peer, method, params, this.modern, this.answer, options);
-      } catch (error) {
+    const modern = this.modern;
+    if (modern) {
+      return modernRequest<T>(this.peer, method, params, modern, this.answer, options).catch((error) => {
         // A broken response stream loses the request: it is sent again, as a new request.
         if (
           !(error instanceof McpError) ||
           !(error.data as { streamBroken?: boolean } | undefined)?.streamBroken
         )
           throw error;
-        return modernRequest<T>(this.peer, method, params, this.modern, this.answer, options);
-      }
+        return modernRequest<T>(this.peer, method, params, modern, this.answer, options);
+      });
     }
-    try {
-      return await this.peer.request<T>(method, params, options);
-    } catch (error) {
+    return this.peer.request<T>(method, params, options).catch(async (error) => {
       if (!isSessionExpired(error) || !hasSession(this.transport)) throw error;
       // The server forgot the session (restart, expiry): start a new one once, then retry.
       await this.reinitialize(this.transport);
       return this.peer.request<T>(method, params, options);
-    }
+    });
   }
 
   /** A new handshake on the same transport; concurrent callers share it. */
@@ -257,13 +254,10 @@ export class McpClient {
    * Calls a tool. A tool's own failure comes back as a result with `isError: true`; only protocol
    * and transport failures reject.
    */
-  async callTool(
-    name: string,
-    args: Record<string, unknown> = {},
-    options?: RequestOptions,
-  ): Promise<ToolResult> {
-    const result = await this.request<CallToolResult>("tools/call", { name, arguments: args }, options);
-    return new ToolResult(result);
+  callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<ToolResult> {
+    return this.request<CallToolResult>("tools/call", { name, arguments: args }, options).then(
+      (result) => new ToolResult(result),
+    );
   }
 
   /** Every tool of the server (all pages of tools/list) as `Tool`s for an agent. */

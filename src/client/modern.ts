@@ -137,7 +137,7 @@ export async function discover(
  * the client answers its `inputRequests` with its features and retries with `inputResponses` and
  * the server's `requestState`, each time as a new request.
  */
-export async function modernRequest<T>(
+export function modernRequest<T>(
   peer: Peer,
   method: string,
   params: Record<string, unknown> | undefined,
@@ -146,12 +146,28 @@ export async function modernRequest<T>(
   options: RequestOptions | undefined,
 ): Promise<T> {
   const base = withMeta(params, identity);
-  let current = base;
-  for (let round = 0; ; round++) {
-    const result = await peer.request<Record<string, unknown>>(method, current, options);
-    // Results of older servers carry no resultType: they are complete.
-    if (result.resultType !== "input_required") return result as T;
-    if (round >= MAX_ROUNDS) {
+  // Results of older servers carry no resultType: they are complete.
+  return peer
+    .request<Record<string, unknown>>(method, base, options)
+    .then((result) =>
+      result.resultType === "input_required"
+        ? moreRounds<T>(peer, method, base, result, answer, options)
+        : (result as T),
+    );
+}
+
+/** The rounds after the first, while the server asks for input. */
+async function moreRounds<T>(
+  peer: Peer,
+  method: string,
+  base: Record<string, unknown>,
+  first: Record<string, unknown>,
+  answer: FeatureAnswerer,
+  options: RequestOptions | undefined,
+): Promise<T> {
+  let result = first;
+  for (let round = 1; result.resultType === "input_required"; round++) {
+    if (round > MAX_ROUNDS) {
       throw new McpError(
         ErrorCode.InternalError,
         `${method} still asked for input after ${MAX_ROUNDS} rounds`,
@@ -168,9 +184,11 @@ export async function modernRequest<T>(
         inputResponses[key] = await answer(request.method, request.params ?? {}, signal);
       }),
     );
-    current = extend(base, { inputResponses } as Record<string, unknown>);
-    if (typeof result.requestState === "string") current.requestState = result.requestState;
+    const next = extend(base, { inputResponses } as Record<string, unknown>);
+    if (typeof result.requestState === "string") next.requestState = result.requestState;
+    result = await peer.request<Record<string, unknown>>(method, next, options);
   }
+  return result as T;
 }
 
 /** The Mcp-Param-* headers of a tools/call, from the tool's schema as last listed. */

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
+import type { Deadlines, Expiring } from "./deadlines.js";
 import type { Peer } from "./peer.js";
 import type { Progress } from "./types/base.js";
 
@@ -20,9 +21,11 @@ export interface RequestOptions {
 }
 
 /** A request sent and not yet answered. */
-export class OutgoingRequest {
+export class OutgoingRequest implements Expiring {
   settled = false;
-  private timer: NodeJS.Timeout | undefined;
+  /** When it times out (`Date.now()` clock); kept by the peer's `Deadlines`. */
+  deadline = 0;
+  private expiry = "";
   private readonly startedAt: number;
   private readonly timeout: number;
   private abortListener: (() => void) | undefined;
@@ -35,6 +38,7 @@ export class OutgoingRequest {
     private readonly reject: (error: unknown) => void,
     private readonly options: RequestOptions | undefined,
     defaultTimeout: number,
+    private readonly deadlines: Deadlines,
   ) {
     this.timeout = options?.timeout ?? defaultTimeout;
     this.startedAt = options?.maxTotalTimeout === undefined ? 0 : Date.now();
@@ -76,23 +80,28 @@ export class OutgoingRequest {
     onProgress(update);
   }
 
-  /** (Re)starts the timer: the timeout, or what is left of the total time if that is sooner. */
+  /** (Re)starts the clock: the timeout, or what is left of the total time if that is sooner. */
   private arm(): void {
-    if (this.timer) clearTimeout(this.timer);
+    const now = Date.now();
     let ms = this.timeout;
-    let what = `timed out after ${ms} ms`;
+    this.expiry = "";
     const max = this.options?.maxTotalTimeout;
     if (max !== undefined) {
-      const left = max - (Date.now() - this.startedAt);
+      const left = max - (now - this.startedAt);
       if (left <= ms) {
         ms = Math.max(0, left);
-        what = `exceeded its maximum total time of ${max} ms`;
+        this.expiry = `exceeded its maximum total time of ${max} ms`;
       }
     }
-    this.timer = setTimeout(() => this.expire(what), ms);
+    const first = this.deadline === 0;
+    this.deadline = now + ms;
+    if (first) this.deadlines.add(this);
+    else this.deadlines.moved(this);
   }
 
-  private expire(what: string): void {
+  /** @internal Called by `Deadlines` once the deadline has passed. */
+  expire(): void {
+    const what = this.expiry || `timed out after ${this.timeout} ms`;
     this.cancelOnPeer(what);
     this.fail(
       new McpError(ErrorCode.RequestTimeout, `Request ${this.method} ${what}`, { timeout: this.timeout }),
@@ -123,7 +132,7 @@ export class OutgoingRequest {
   private settle(): boolean {
     if (this.settled) return false;
     this.settled = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.deadlines.delete(this);
     if (this.abortListener) this.options?.signal?.removeEventListener("abort", this.abortListener);
     return true;
   }

@@ -9,6 +9,7 @@ import type {
 } from "../jsonrpc/messages.js";
 import { messageProblem } from "../jsonrpc/messages.js";
 import type { Transport } from "../transports/transport.js";
+import { Deadlines } from "./deadlines.js";
 import { IncomingRequest } from "./incoming.js";
 import { OutgoingRequest, type RequestOptions } from "./outgoing.js";
 import type { Result } from "./types/base.js";
@@ -50,6 +51,8 @@ export class Peer {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private readonly outgoing = new Map<RequestId, OutgoingRequest>();
+  /** The timeouts of `outgoing`, on one timer. */
+  private readonly deadlines = new Deadlines();
   private readonly incoming = new Map<RequestId, IncomingRequest>();
   private nextId = 1;
   /** Set once the connection ended: `null` for an orderly close, else why it failed. */
@@ -122,6 +125,7 @@ export class Peer {
         reject,
         options,
         this.requestTimeout,
+        this.deadlines,
       );
       if (pending.settled) return;
       this.outgoing.set(id, pending);

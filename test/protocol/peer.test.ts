@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode, McpError } from "../../src/jsonrpc/errors.js";
 import type { JSONRPCMessage } from "../../src/jsonrpc/messages.js";
@@ -87,6 +89,49 @@ describe("Peer", () => {
     // No response is sent for a cancelled request, and the connection goes on.
     right.setRequestHandler("ok", () => ({ fine: 1 }));
     expect(await left.request("ok")).toEqual({ fine: 1 });
+  });
+
+  it("times out a short request sent after long ones first, and each at its own deadline", async () => {
+    const { left, right } = await pair({ timeout: 60_000 });
+    right.setRequestHandler("hang", () => new Promise(() => {}));
+    const settled: string[] = [];
+    const track = (name: string, timeout?: number) =>
+      left
+        .request("hang", {}, timeout === undefined ? {} : { timeout })
+        .catch((e: McpError) => settled.push(`${name}: ${e.message}`));
+    void track("long");
+    const short = track("short", 40);
+    const shorter = track("shorter", 20);
+    const infinite = track("infinite", Number.POSITIVE_INFINITY);
+    await Promise.all([short, shorter]);
+    expect(settled).toEqual([
+      "shorter: Request hang timed out after 20 ms",
+      "short: Request hang timed out after 40 ms",
+    ]);
+    // A timeout past what setTimeout can hold does not fire at once.
+    await sleep(30);
+    expect(settled).toHaveLength(2);
+    void infinite;
+  });
+
+  it("lets the process exit once no request is in flight (its timeouts hold it open only meanwhile)", () => {
+    // Runs the built package (npm test builds first), as a user's script would.
+    const script = `
+      import { Peer } from "./dist/protocol/peer.js";
+      import { createMemoryTransportPair } from "./dist/transports/memory/pair.js";
+      const [a, b] = createMemoryTransportPair();
+      const left = new Peer(a), right = new Peer(b);
+      right.setRequestHandler("later", () => new Promise((r) => setTimeout(() => r({ ok: 1 }), 50)));
+      await left.start(); await right.start();
+      console.log(JSON.stringify(await left.request("later")));
+    `;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(run.stdout.trim()).toBe('{"ok":1}');
+    expect(run.status).toBe(0);
   });
 
   it("cancels through an AbortSignal: rejects with its reason and notifies the other side", async () => {
