@@ -14,6 +14,7 @@ import { BodyTooLargeError, type HttpExchange } from "./exchange.js";
 import { modernErrorStatus, modernHeaderProblem, type ParamHeaders } from "./modern-headers.js";
 import { type OriginPolicy, originProblem } from "./origin.js";
 import { HttpSessionTransport, type ResponseMode } from "./session-transport.js";
+import { StatelessTransport } from "./stateless-transport.js";
 
 /** Options of the Streamable HTTP endpoint. */
 export interface StreamableHttpOptions extends OriginPolicy {
@@ -57,6 +58,9 @@ export class StreamableHttpHandler {
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly eventStore: EventStore | undefined;
   private sweeper: NodeJS.Timeout | undefined;
+  /** Serves stateless (2026-07-28) requests, once one came. */
+  private stateless: StatelessTransport | undefined;
+  private statelessOpening: Promise<StatelessTransport> | undefined;
 
   constructor(
     private readonly connect: ConnectSession,
@@ -94,7 +98,10 @@ export class StreamableHttpHandler {
     const entries = [...this.sessions.values()];
     this.sessions.clear();
     this.stopSweeper();
-    await Promise.all(entries.map((entry) => entry.transport.close()));
+    const stateless = this.stateless;
+    this.stateless = undefined;
+    this.statelessOpening = undefined;
+    await Promise.all([...entries.map((entry) => entry.transport.close()), stateless?.close()]);
   }
 
   private async post(exchange: HttpExchange): Promise<void> {
@@ -150,7 +157,7 @@ export class StreamableHttpHandler {
       );
     const message = value as JSONRPCMessage;
     const ids: RequestId[] = "method" in message && "id" in message ? [message.id] : [];
-    if (isModernMessage(message, version)) return this.postModern(exchange, message, ids, version);
+    if (isModernMessage(message, version)) return this.postModern(exchange, message, version);
     if (version !== undefined && !this.supportedVersions.includes(version)) {
       return reply(
         exchange,
@@ -184,26 +191,30 @@ export class StreamableHttpHandler {
   }
 
   /**
-   * A stateless request (2026-07-28): its `_meta` and headers are checked, then it is served on its
-   * own, with no session; errors carry their HTTP status (400, 404).
+   * A stateless request (2026-07-28): its `_meta` and headers are checked, then it is served, with
+   * no session, on the endpoint's one stateless transport; errors carry their HTTP status (400, 404).
    */
-  private async postModern(
-    exchange: HttpExchange,
-    message: JSONRPCMessage,
-    ids: RequestId[],
-    version: string | undefined,
-  ) {
+  private async postModern(exchange: HttpExchange, message: JSONRPCMessage, version: string | undefined) {
     if ("method" in message && "id" in message) {
       const refused = this.modernProblem(exchange, message, version);
       if (refused) return replyError(exchange, modernErrorStatus(refused.code), refused, message.id);
     }
-    const transport = new HttpSessionTransport(undefined, {
-      ...this.streamOptions(undefined, true),
-      errorStatus: modernErrorStatus,
-    });
-    await this.connect(transport, {});
-    transport.receive(exchange, [message], ids);
-    if (ids.length === 0) await transport.close();
+    const stateless = this.stateless ?? (await this.openStateless());
+    stateless.receive(exchange, message);
+  }
+
+  /** The transport of every stateless request, connected to the server once, on first use. */
+  private openStateless(): Promise<StatelessTransport> {
+    this.statelessOpening ??= (async () => {
+      const transport = new StatelessTransport({
+        ...this.streamOptions(undefined, true),
+        errorStatus: modernErrorStatus,
+      });
+      await this.connect(transport, {});
+      this.stateless = transport;
+      return transport;
+    })();
+    return this.statelessOpening;
   }
 
   /** Why a stateless request is refused before it is served, if it is. */

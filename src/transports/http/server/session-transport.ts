@@ -2,125 +2,10 @@ import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../../transport.js";
 import { formatSseEvent } from "../sse.js";
-import type { EventStore } from "./event-store.js";
-import type { HttpExchange, SseSink } from "./exchange.js";
+import type { HttpExchange } from "./exchange.js";
+import { nextStreamNumber, Stream, type StreamOptions, streamHeaders } from "./stream.js";
 
-/** How a POST's answer is sent: JSON unless something comes before the response, always JSON, or always SSE. */
-export type ResponseMode = "auto" | "json" | "sse";
-
-export interface StreamOptions {
-  responseMode: ResponseMode;
-  eventStore: EventStore | undefined;
-  /** Sent as `retry:` on each stream, so clients know when to come back (SEP-1699). */
-  retryInterval: number | undefined;
-  /** Comment lines on idle streams, so proxies keep them open; 0 disables. */
-  keepAliveInterval: number;
-  /** Headers every response of this session carries (the session id). */
-  headers: () => Record<string, string>;
-  /** Stateless mode: the session ends once its one POST is answered, or when the client goes away. */
-  closeWhenAnswered?: boolean;
-  /** The HTTP status of a JSON error response, by JSON-RPC code (2026-07-28 maps them); default 200. */
-  errorStatus?: (code: number) => number;
-}
-
-/**
- * One SSE stream: a POST's answer, or the standalone GET stream. Its sink may be replaced when the
- * client resumes it. Writes stay in order even with an asynchronous event store.
- */
-class Stream {
-  sink: SseSink | undefined;
-  /** No more messages will come; the stream ends once they are written. */
-  done = false;
-  private keepAlive: NodeJS.Timeout | undefined;
-  private tail: Promise<void> | undefined;
-  /** Messages written while no client listened, for the next plain GET (standalone stream only). */
-  private backlog: string[] | undefined;
-
-  constructor(
-    readonly id: string,
-    private readonly options: StreamOptions,
-    private readonly onEnd: (stream: Stream) => void,
-    keepBacklog = false,
-  ) {
-    if (keepBacklog) this.backlog = [];
-  }
-
-  /** Whether a client is reading this stream now. */
-  get listening(): boolean {
-    return this.sink !== undefined && !this.sink.closed;
-  }
-
-  /** Starts writing to a client; `resumed` means it got the missed events by replay instead. */
-  attach(sink: SseSink, resumed = false): void {
-    this.sink = sink;
-    if (!resumed) this.prime();
-    const backlog = this.backlog;
-    if (backlog && backlog.length > 0) {
-      this.backlog = [];
-      if (!resumed) for (const event of backlog) sink.write(event);
-    }
-    if (this.options.keepAliveInterval > 0) {
-      this.keepAlive = setInterval(() => sink.write(": keep-alive\n\n"), this.options.keepAliveInterval);
-      this.keepAlive.unref();
-    }
-    sink.onClose(() => {
-      if (this.sink === sink) this.detach();
-    });
-  }
-
-  /** Writes a message, stored first when resumable; a detached stream only stores it. */
-  write(message: JSONRPCMessage): void {
-    const store = this.options.eventStore;
-    if (!store) {
-      this.emit(undefined, message);
-    } else if (this.tail) {
-      this.tail = this.tail.then(async () => this.emit(await store.append(this.id, message), message));
-    } else {
-      const id = store.append(this.id, message);
-      if (typeof id === "string") this.emit(id, message);
-      else this.tail = id.then((eventId) => this.emit(eventId, message));
-    }
-  }
-
-  /** The priming event: an id and a retry interval before any message, so a client can resume at once. */
-  private prime(): void {
-    const retry = this.options.retryInterval;
-    if (!this.options.eventStore && retry === undefined) return;
-    const id = this.options.eventStore ? `${this.id}:0` : undefined;
-    this.sink?.write(formatSseEvent({ id, retry, data: "" }));
-  }
-
-  /** Ends the response now; the stream can still be resumed if it is not done. */
-  detach(): void {
-    if (this.keepAlive) clearInterval(this.keepAlive);
-    this.keepAlive = undefined;
-    const sink = this.sink;
-    this.sink = undefined;
-    if (sink && !sink.closed) sink.end();
-  }
-
-  /** No more messages: end once what is queued is written. */
-  finish(): void {
-    this.done = true;
-    const end = () => {
-      if (!this.sink) return;
-      this.detach();
-      this.onEnd(this);
-    };
-    if (this.tail) this.tail = this.tail.then(end);
-    else end();
-  }
-
-  private emit(id: string | undefined, message: JSONRPCMessage): void {
-    const event = formatSseEvent({ id, data: JSON.stringify(message) });
-    if (this.sink) {
-      this.sink.write(event);
-    } else if (this.backlog) {
-      this.backlog.push(event);
-      if (this.backlog.length > MAX_BACKLOG) this.backlog.shift();
-    }
-  }
-}
+export type { ResponseMode, StreamOptions } from "./stream.js";
 
 /** A POST waiting for the responses to its requests. */
 interface PendingPost {
@@ -128,11 +13,6 @@ interface PendingPost {
   stream: Stream | undefined;
   open: Set<RequestId>;
 }
-
-let streamCounter = 0;
-
-/** The most undelivered messages the GET stream keeps for a client that has not opened it yet. */
-const MAX_BACKLOG = 1000;
 
 /**
  * The transport of one Streamable HTTP session: messages arrive from POSTs; each answer goes back
@@ -285,20 +165,14 @@ export class HttpSessionTransport implements Transport {
   }
 
   private newStream(keepBacklog = false): Stream {
-    const id = `${this.sessionId ?? "stateless"}-${++streamCounter}`;
+    const id = `${this.sessionId ?? "stateless"}-${nextStreamNumber()}`;
     const stream = new Stream(id, this.options, (ended) => this.resumable.delete(ended.id), keepBacklog);
     if (this.options.eventStore) this.resumable.set(stream.id, stream);
     return stream;
   }
 
   private streamHeaders(): Record<string, string> {
-    return {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-      ...this.options.headers(),
-    };
+    return streamHeaders(this.options.headers());
   }
 }
 
