@@ -105,7 +105,7 @@ function clientFlags(options, profileDir) {
   return [];
 }
 
-/** `--scale`: longer (or shorter) runs of the counted scenarios, for profiling. */
+/** `--scale`: longer (or shorter) runs of the throughput scenarios (calls and warm-up), for profiling. */
 function scaled(count, scale = 1) {
   return count === undefined ? undefined : Math.max(1, Math.round(count * scale));
 }
@@ -162,7 +162,7 @@ async function measure(scenario, variant, options, profileDir) {
       era: variant.era,
       target,
       calls: scaled(pick(scenario.calls), options.scale),
-      warmup: scaled(pick(scenario.warmup) ?? 0, options.scale),
+      warmup: scenario.calls ? scaled(pick(scenario.warmup), options.scale) : (pick(scenario.warmup) ?? 0),
       concurrency: scenario.concurrency ?? 1,
       repeats: pick(scenario.repeats) ?? 1,
       sessions: pick(scenario.sessions),
@@ -271,6 +271,7 @@ async function main() {
     date: new Date().toISOString(),
     mode: options.quick ? "quick" : "full",
     repetitions: reps,
+    scale: options.scale ?? 1,
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
     cpu: `${cpus()[0]?.model ?? "?"} × ${cpus().length}`,

@@ -95,12 +95,13 @@ export function evaluateTargets(scenarios, variants, summary) {
   return results;
 }
 
-function countsOf(scenario, quick) {
+function countsOf(scenario, quick, scale = 1) {
   const pick = (value) => (value && typeof value === "object" ? value[quick ? "quick" : "full"] : value);
+  const scaled = (value) => Math.max(1, Math.round(pick(value) * scale)).toLocaleString("en-US");
   const parts = [];
   if (scenario.calls) {
     parts.push(
-      `${pick(scenario.calls).toLocaleString("en-US")} calls after ${pick(scenario.warmup).toLocaleString("en-US")} warm-up calls, ${scenario.concurrency} in flight`,
+      `${scaled(scenario.calls)} calls after ${scaled(scenario.warmup)} warm-up calls, ${scenario.concurrency} in flight`,
     );
   }
   if (scenario.tools)
@@ -121,7 +122,7 @@ function markdown({ meta, scenarios, variants, runs, quick }, summary, targets) 
   );
   line();
   line(
-    `${meta.mode} mode, ${meta.repetitions} repetitions, implementations interleaved round-robin in every repetition, fresh processes for every measurement; ${meta.durationSec} s in all.`,
+    `${meta.mode} mode${(meta.scale ?? 1) !== 1 ? ` with throughput counts ×${meta.scale}` : ""}, ${meta.repetitions} repetitions, implementations interleaved round-robin in every repetition, fresh processes for every measurement; ${meta.durationSec} s in all.`,
   );
   line(
     `Node ${meta.node}, ${meta.platform}, ${meta.cpu}, ${meta.memoryGiB} GiB; load average ${meta.loadAverageAtStart.join(" ")} at the start, ${meta.loadAverageAtEnd.join(" ")} at the end.`,
@@ -177,7 +178,7 @@ function markdown({ meta, scenarios, variants, runs, quick }, summary, targets) 
     line();
     line(`### ${scenario.id}: ${scenario.title}`);
     line();
-    line(`${countsOf(scenario, quick) || "one measurement per process"}.`);
+    line(`${countsOf(scenario, quick, meta.scale ?? 1) || "one measurement per process"}.`);
     line();
     const header = ["implementation"];
     for (const metric of scenario.metrics) header.push(metric.label, "× floor");
