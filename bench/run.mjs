@@ -6,9 +6,10 @@
  *   node bench/run.mjs                      the full run (5 repetitions)
  *   node bench/run.mjs --quick              a smoke run with tiny counts (2 repetitions)
  *   options: --reps N  --scenarios a,b  --impls floor,mcpkit,sdk-v2@modern  --out PREFIX
- *            --cpu-prof server|client|both  --scale N  --timeout SECONDS  --list
+ *            --cpu-prof server|client|both  --scale N  --pin auto|same|split|none
+ *            --timeout SECONDS  --list
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -36,6 +37,7 @@ function parseArgs(argv) {
     else if (arg === "--cpu-prof") options.cpuProf = value();
     else if (arg === "--timeout") options.timeout = Number(value());
     else if (arg === "--scale") options.scale = Number(value());
+    else if (arg === "--pin") options.pin = value();
     else if (arg === "--list") options.list = true;
     else if (arg === "--help" || arg === "-h") options.help = true;
     else throw new Error(`unknown option ${arg} (try --help)`);
@@ -44,8 +46,9 @@ function parseArgs(argv) {
 }
 
 /** Spawns `node args…`, keeping stdout lines and the tail of stderr. */
-function startNode(args, { onLine } = {}) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+function startNode(args, { onLine, cpu } = {}) {
+  const [command, argv] = pinned(cpu, process.execPath, args);
+  const child = spawn(command, argv, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const lines = [];
   let partial = "";
   let stderr = "";
@@ -105,6 +108,30 @@ function clientFlags(options, profileDir) {
   return [];
 }
 
+function hasTaskset() {
+  return spawnSync("taskset", ["-c", "0", "true"], { stdio: "ignore" }).status === 0;
+}
+
+/** `command args…`, run on one CPU (`taskset -c`) when `cpu` is set (`--pin`). */
+function pinned(cpu, command, args) {
+  return cpu === undefined ? [command, args] : ["taskset", ["-c", String(cpu), command, ...args]];
+}
+
+/**
+ * The CPUs of the server and the client (`--pin`): `split` puts them on two, `same` on one, `none`
+ * leaves it to the scheduler, and `auto` (the default) pins one-at-a-time scenarios to one CPU and
+ * concurrent ones to two. On a 2-core machine whether a ping-pong lands on one core or two changes
+ * a round trip 3–4× (waking an idle core costs more than the call), which swamps what the
+ * libraries differ by; pinned, the runs are repeatable.
+ */
+function cpusOf(options, scenario) {
+  let pin = options.pin ?? "auto";
+  if (pin === "auto") pin = (scenario.concurrency ?? 1) > 1 ? "split" : "same";
+  if (pin === "split") return { server: 1, client: 0 };
+  if (pin === "same") return { server: 0, client: 0 };
+  return { server: undefined, client: undefined };
+}
+
 /** `--scale`: longer (or shorter) runs of the throughput scenarios (calls and warm-up), for profiling. */
 function scaled(count, scale = 1) {
   return count === undefined ? undefined : Math.max(1, Math.round(count * scale));
@@ -122,6 +149,7 @@ async function measure(scenario, variant, options, profileDir) {
   };
   const script = (name) => join(BENCH, "impl", variant.impl, name);
   const timeout = (options.timeout ?? (options.quick ? 90 : 300)) * 1000;
+  const cpus = options.taskset ? cpusOf(options, scenario) : {};
   let server;
   try {
     let target;
@@ -133,6 +161,7 @@ async function measure(scenario, variant, options, profileDir) {
       server = startNode(
         [...serverFlags(options, profileDir), script("server-http.mjs"), JSON.stringify(serverConfig)],
         {
+          cpu: cpus.server,
           onLine: (line) => {
             try {
               const parsed = JSON.parse(line);
@@ -151,11 +180,12 @@ async function measure(scenario, variant, options, profileDir) {
         url: await withTimeout(Promise.race([url, early]), 30_000, "server start"),
       };
     } else {
-      target = {
-        transport: "stdio",
-        command: process.execPath,
-        args: [...serverFlags(options, profileDir), script("server-stdio.mjs"), JSON.stringify(serverConfig)],
-      };
+      const [command, args] = pinned(cpus.server, process.execPath, [
+        ...serverFlags(options, profileDir),
+        script("server-stdio.mjs"),
+        JSON.stringify(serverConfig),
+      ]);
+      target = { transport: "stdio", command, args };
     }
     const clientConfig = {
       scenario: scenario.kind,
@@ -170,11 +200,9 @@ async function measure(scenario, variant, options, profileDir) {
     };
     const clientScript =
       scenario.kind === "sessions" ? join(BENCH, "lib", "session-client.mjs") : script("client.mjs");
-    const client = startNode([
-      ...clientFlags(options, profileDir),
-      clientScript,
-      JSON.stringify(clientConfig),
-    ]);
+    const client = startNode([...clientFlags(options, profileDir), clientScript, JSON.stringify(clientConfig)], {
+      cpu: cpus.client,
+    });
     let exit;
     try {
       exit = await withTimeout(client.exited, timeout, "the client");
@@ -228,7 +256,7 @@ function usage() {
        [--impls ${allVariants()
          .map((v) => v.id)
          .join(",")}]
-       [--out PREFIX] [--cpu-prof server|client|both] [--scale N] [--timeout SECONDS] [--list]
+       [--out PREFIX] [--cpu-prof server|client|both] [--scale N] [--pin auto|same|split|none] [--timeout SECONDS] [--list]
 `);
 }
 
@@ -261,6 +289,11 @@ async function main() {
   if (!existsSync(join(ROOT, "dist", "server", "index.js"))) {
     throw new Error("mcpkit is not built: run `npm run build` first (the bench imports mcpkit from dist/)");
   }
+  if (!["auto", "same", "split", "none", undefined].includes(options.pin)) {
+    throw new Error(`--pin takes auto, same, split or none, not ${options.pin}`);
+  }
+  // Pinning needs taskset (util-linux) and two CPUs; without them the scheduler decides.
+  options.taskset = options.pin !== "none" && cpus().length >= 2 && hasTaskset();
   const reps = options.reps ?? (options.quick ? 2 : 5);
   const stamp = new Date().toISOString().replace(/[:.]/g, "-").slice(0, 19);
   const outPrefix = options.out ?? join(BENCH, "results", `${stamp}${options.quick ? "-quick" : ""}`);
@@ -272,6 +305,7 @@ async function main() {
     mode: options.quick ? "quick" : "full",
     repetitions: reps,
     scale: options.scale ?? 1,
+    pin: options.taskset ? (options.pin ?? "auto") : "none",
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
     cpu: `${cpus()[0]?.model ?? "?"} × ${cpus().length}`,

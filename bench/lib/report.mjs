@@ -122,7 +122,7 @@ function markdown({ meta, scenarios, variants, runs, quick }, summary, targets) 
   );
   line();
   line(
-    `${meta.mode} mode${(meta.scale ?? 1) !== 1 ? ` with throughput counts ×${meta.scale}` : ""}, ${meta.repetitions} repetitions, implementations interleaved round-robin in every repetition, fresh processes for every measurement; ${meta.durationSec} s in all.`,
+    `${meta.mode} mode${(meta.scale ?? 1) !== 1 ? ` with throughput counts ×${meta.scale}` : ""}, ${meta.repetitions} repetitions, processes pinned: ${meta.pin ?? "none"} (see bench/README.md), implementations interleaved round-robin in every repetition, fresh processes for every measurement; ${meta.durationSec} s in all.`,
   );
   line(
     `Node ${meta.node}, ${meta.platform}, ${meta.cpu}, ${meta.memoryGiB} GiB; load average ${meta.loadAverageAtStart.join(" ")} at the start, ${meta.loadAverageAtEnd.join(" ")} at the end.`,
