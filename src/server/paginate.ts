@@ -34,13 +34,17 @@ export function sortByKey<T>(items: T[], keyOf: (item: T) => string): T[] {
   });
 }
 
-/** Cursor pagination over a named collection, sorting once per change. */
+/**
+ * Cursor pagination over a collection, sorting once per change. It keeps the items themselves,
+ * sorted, and reads their keys from them: no pair per item.
+ */
 export class Paginator<T> {
-  private sorted: [string, T][] | undefined;
+  private sorted: T[] | undefined;
 
   constructor(
     private readonly pageSize: number,
-    private readonly source: () => ReadonlyMap<string, T>,
+    private readonly source: () => Iterable<T>,
+    private readonly keyOf: (item: T) => string,
   ) {}
 
   invalidate(): void {
@@ -48,10 +52,8 @@ export class Paginator<T> {
   }
 
   page(cursor: unknown): { items: T[]; nextCursor?: string } {
-    this.sorted ??= sortByKey([...this.source()], (entry) => entry[0]);
-    const { items, nextCursor } = pageOf(this.sorted, (entry) => entry[0], cursor, this.pageSize);
-    const values = items.map((entry) => entry[1]);
-    return nextCursor === undefined ? { items: values } : { items: values, nextCursor };
+    this.sorted ??= sortByKey([...this.source()], this.keyOf);
+    return pageOf(this.sorted, this.keyOf, cursor, this.pageSize);
   }
 }
 

@@ -2,8 +2,9 @@ import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { text } from "../protocol/content.js";
 import { adaptContent, adaptDescription } from "../protocol/revisions/adapt.js";
 import type { Revision } from "../protocol/revisions/revision.js";
+import { exportJsonSchema } from "../protocol/schema/json-schema.js";
 import { type InferOutput, isStandardSchema, type StandardSchemaV1 } from "../protocol/schema/standard.js";
-import { type CompiledSchema, compileSchema } from "../protocol/schema/validator.js";
+import { type Validate, validatorOf } from "../protocol/schema/validate.js";
 import type { Icon, Meta } from "../protocol/types/base.js";
 import type { ContentBlock } from "../protocol/types/content.js";
 import type {
@@ -49,7 +50,9 @@ export type PromptHandler<Args> = (args: Args, ctx: RequestContext) => PromptRet
 class RegisteredPrompt {
   readonly description: Prompt;
   readonly completers: Record<string, Completer>;
-  private readonly schema: CompiledSchema | undefined;
+  /** The Standard Schema the arguments are checked with; its validator is built on first use. */
+  private readonly schema: StandardSchemaV1 | undefined;
+  private validator: Validate | undefined;
   private readonly required: string[];
 
   constructor(
@@ -62,8 +65,8 @@ class RegisteredPrompt {
     this.completers = { ...config.complete };
     let list: PromptArgument[] = [];
     if (isStandardSchema(args)) {
-      this.schema = compileSchema(args, "input");
-      const json = this.schema.jsonSchema as {
+      this.schema = args;
+      const json = exportJsonSchema(args, "input") as {
         properties?: Record<string, { description?: string; title?: string }>;
         required?: string[];
       };
@@ -111,7 +114,8 @@ class RegisteredPrompt {
         throw new McpError(ErrorCode.InvalidParams, `Argument "${key}" of prompt ${name} must be a string`);
     }
     if (!this.schema) return args;
-    const checked = await this.schema.validate(args);
+    this.validator ??= validatorOf(this.schema);
+    const checked = await this.validator(args);
     if (!checked.ok)
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${checked.message}`);
     return checked.value;
@@ -146,7 +150,11 @@ export class PromptRegistry {
     pageSize: number,
     private readonly onChange: () => void,
   ) {
-    this.pages = new Paginator(pageSize, () => this.prompts);
+    this.pages = new Paginator(
+      pageSize,
+      () => this.prompts.values(),
+      (prompt) => prompt.description.name,
+    );
   }
 
   get size(): number {

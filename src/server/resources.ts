@@ -68,7 +68,11 @@ export class ResourceRegistry {
     private readonly pageSize: number,
     private readonly onChange: () => void,
   ) {
-    this.templatePages = new Paginator(pageSize, () => this.templates);
+    this.templatePages = new Paginator(
+      pageSize,
+      () => this.templates.values(),
+      (entry) => entry.template.template,
+    );
   }
 
   get size(): number {

@@ -1,13 +1,10 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { adaptContent, adaptTool } from "../protocol/revisions/adapt.js";
 import type { Revision } from "../protocol/revisions/revision.js";
-import type { InferOutput, StandardSchemaV1 } from "../protocol/schema/standard.js";
-import {
-  type CompiledSchema,
-  compileSchema,
-  type SchemaLike,
-  type Validation,
-} from "../protocol/schema/validator.js";
+import { exportJsonSchema, intern } from "../protocol/schema/json-schema.js";
+import { type InferOutput, isStandardSchema, type StandardSchemaV1 } from "../protocol/schema/standard.js";
+import { validatorOf } from "../protocol/schema/validate.js";
+import type { CompiledSchema, SchemaLike, Validation } from "../protocol/schema/validator.js";
 import type { Icon, Meta } from "../protocol/types/base.js";
 import type {
   CallToolResult,
@@ -48,56 +45,106 @@ const EMPTY_OBJECT_SCHEMA: CompiledSchema = {
   validate: (value) => ({ ok: true, value }),
 };
 
-/** A registered tool; its wire description is built once, on first listing. */
+/** A tool's validators, built on its first call: most listed tools are never called. */
+interface Validators {
+  readonly input: CompiledSchema;
+  readonly output: CompiledSchema | undefined;
+}
+
+/** A registered tool: what `tools/list` sends, the handler, and what its validators are built from. */
 class RegisteredTool {
-  private compiledInput: CompiledSchema | undefined;
-  private compiledOutput: CompiledSchema | undefined;
-  private described: Tool | undefined;
+  private validators: Validators | undefined;
 
   constructor(
-    readonly name: string,
-    private readonly config: ToolConfig,
+    readonly description: Tool,
     readonly handler: ToolHandler<any>,
+    /** The Standard Schema given, or the JSON Schema listed; `undefined` when there is none. */
+    private readonly inputSchema: SchemaLike | undefined,
+    private readonly outputSchema: SchemaLike | undefined,
   ) {}
 
+  get name(): string {
+    return this.description.name;
+  }
+
   get input(): CompiledSchema {
-    this.compiledInput ??= this.config.input
-      ? compileSchema(this.config.input, "input")
-      : EMPTY_OBJECT_SCHEMA;
-    return this.compiledInput;
+    this.validators ??= this.compile();
+    return this.validators.input;
   }
 
   get output(): CompiledSchema | undefined {
-    if (!this.config.output) return undefined;
-    this.compiledOutput ??= compileSchema(this.config.output, "output");
-    return this.compiledOutput;
+    this.validators ??= this.compile();
+    return this.validators.output;
   }
 
-  /** Fails early, at registration, on a schema MCP cannot use. */
-  check(): void {
-    assertObjectSchema(this.name, "input", this.input.jsonSchema);
-    if (this.output) assertObjectSchema(this.name, "output", this.output.jsonSchema);
-  }
-
-  describe(): Tool {
-    if (this.described) return this.described;
-    const { title, description, annotations, icons, _meta } = this.config;
-    const tool: Tool = { name: this.name, inputSchema: this.input.jsonSchema as Tool["inputSchema"] };
-    if (title !== undefined) tool.title = title;
-    if (description !== undefined) tool.description = description;
-    if (this.output) tool.outputSchema = this.output.jsonSchema as Tool["inputSchema"];
-    if (annotations !== undefined) tool.annotations = annotations;
-    if (icons !== undefined) tool.icons = icons;
-    if (_meta !== undefined) tool._meta = _meta;
-    this.described = tool;
-    return tool;
+  private compile(): Validators {
+    const { inputSchema, outputSchema } = this.description;
+    return {
+      input: this.inputSchema
+        ? { jsonSchema: inputSchema, validate: validatorOf(this.inputSchema) }
+        : EMPTY_OBJECT_SCHEMA,
+      output: this.outputSchema && { jsonSchema: outputSchema!, validate: validatorOf(this.outputSchema) },
+    };
   }
 }
 
-function assertObjectSchema(tool: string, which: string, schema: JsonSchema): void {
-  if (schema.type !== "object") {
+/**
+ * A tool's wire description: the fields given, in the order they are listed. A class rather than
+ * a literal grown field by field, so that V8 keeps every field in the object itself (a grown
+ * literal spills them into a second object: 32 bytes more per tool).
+ */
+class ToolDescription implements Tool {
+  declare name: string;
+  declare inputSchema: Tool["inputSchema"];
+  declare title?: string;
+  declare description?: string;
+  declare outputSchema?: Tool["inputSchema"];
+  declare annotations?: ToolAnnotations;
+  declare icons?: Icon[];
+  declare _meta?: Meta;
+
+  constructor(
+    name: string,
+    inputSchema: JsonSchema,
+    outputSchema: JsonSchema | undefined,
+    config: ToolConfig,
+  ) {
+    const { title, description, annotations, icons, _meta } = config;
+    this.name = name;
+    this.inputSchema = inputSchema as Tool["inputSchema"];
+    if (title !== undefined) this.title = title;
+    if (description !== undefined) this.description = description;
+    if (outputSchema !== undefined) this.outputSchema = outputSchema as Tool["inputSchema"];
+    if (annotations !== undefined) this.annotations = annotations;
+    if (icons !== undefined) this.icons = icons;
+    if (_meta !== undefined) this._meta = _meta;
+  }
+}
+
+/**
+ * Builds a tool from its configuration, failing early, at registration, on a schema MCP cannot
+ * use. The configuration itself is not kept: only what listing and validation need.
+ */
+function registeredTool(name: string, config: ToolConfig, handler: ToolHandler<any>): RegisteredTool {
+  const { input, output } = config;
+  const inputSchema = input ? wireSchema(name, "input", input) : EMPTY_OBJECT_SCHEMA.jsonSchema;
+  const outputSchema = output ? wireSchema(name, "output", output) : undefined;
+  // A Standard Schema validates (and may transform) itself; a JSON Schema is checked as listed.
+  return new RegisteredTool(
+    new ToolDescription(name, inputSchema, outputSchema, config),
+    handler,
+    !input || isStandardSchema(input) ? input : inputSchema,
+    isStandardSchema(output) ? output : outputSchema,
+  );
+}
+
+/** The JSON Schema listed for a tool's input or output, shared with every equal one. */
+function wireSchema(tool: string, which: "input" | "output", schema: SchemaLike): JsonSchema {
+  const json = isStandardSchema(schema) ? exportJsonSchema(schema, which) : schema;
+  if (json.type !== "object") {
     throw new TypeError(`The ${which} schema of tool "${tool}" must describe an object (type "object")`);
   }
+  return intern(json);
 }
 
 /** The tools of one server: registration, `tools/list` and `tools/call`. */
@@ -109,7 +156,11 @@ export class ToolRegistry {
     pageSize: number,
     private readonly onChange: () => void,
   ) {
-    this.pages = new Paginator(pageSize, () => this.tools);
+    this.pages = new Paginator(
+      pageSize,
+      () => this.tools.values(),
+      (tool) => tool.description.name,
+    );
   }
 
   get size(): number {
@@ -119,9 +170,7 @@ export class ToolRegistry {
   add(name: string, config: ToolConfig<any, any>, handler: ToolHandler<any>): void {
     if (typeof name !== "string" || name.length === 0) throw new TypeError("A tool needs a non-empty name");
     if (this.tools.has(name)) throw new Error(`A tool named "${name}" is already registered`);
-    const tool = new RegisteredTool(name, config, handler);
-    tool.check();
-    this.tools.set(name, tool);
+    this.tools.set(name, registeredTool(name, config, handler));
     this.pages.invalidate();
     this.onChange();
   }
@@ -139,13 +188,13 @@ export class ToolRegistry {
   paramHeaders(name: string): ParamHeader[] | undefined {
     const tool = this.tools.get(name);
     if (!tool) return undefined;
-    const headers = paramHeadersOf(tool.input.jsonSchema);
+    const headers = paramHeadersOf(tool.description.inputSchema);
     return typeof headers === "string" || headers.length === 0 ? undefined : headers;
   }
 
   list(cursor: unknown, revision: Revision): ListToolsResult {
     const { items, nextCursor } = this.pages.page(cursor);
-    const result: ListToolsResult = { tools: items.map((tool) => adaptTool(tool.describe(), revision)) };
+    const result: ListToolsResult = { tools: items.map((tool) => adaptTool(tool.description, revision)) };
     if (nextCursor !== undefined) result.nextCursor = nextCursor;
     return result;
   }

@@ -184,6 +184,89 @@ describe("McpServer tools", () => {
     expect(() => server.tool("x", { input: z.string() as never }, () => "")).toThrow(
       'The input schema of tool "x" must describe an object (type "object")',
     );
+    expect(() => server.tool("x", { input: { type: "string" } }, () => "")).toThrow(
+      'The input schema of tool "x" must describe an object (type "object")',
+    );
+    expect(() => server.tool("x", { output: z.array(z.number()) as never }, () => "")).toThrow(
+      'The output schema of tool "x" must describe an object (type "object")',
+    );
+    expect(() => server.tool("x", { output: { type: "array" } }, () => "")).toThrow(
+      'The output schema of tool "x" must describe an object (type "object")',
+    );
     expect(() => server.tool("x", {}, () => "").tool("x", {}, () => "")).toThrow("already registered");
+  });
+
+  it("lists every field a tool gives, in wire order, and tools with equal schemas alike", async () => {
+    const message = () => ({
+      type: "object",
+      properties: { message: { type: "string" } },
+      required: ["message"],
+    });
+    const server = new McpServer({ name: "t", version: "1" })
+      .tool(
+        "full",
+        {
+          title: "Full",
+          description: "Every field",
+          input: z.object({ message: z.string() }),
+          output: z.object({ echoed: z.string() }),
+          annotations: { readOnlyHint: true },
+          icons: [{ src: "https://example.com/i.png" }],
+          _meta: { "example.com/k": 1 },
+        },
+        ({ message }) => ({ echoed: message }),
+      )
+      .tool("zod", { input: z.object({ message: z.string() }) }, ({ message }) => message)
+      .tool("json-a", { input: message() }, ({ message }) => message)
+      .tool("json-b", { description: "B", input: message() }, ({ message }) => message);
+    const client = await start(server);
+    await client.listTools();
+    const listed = session!.log.entries.find(
+      (e) => (e.message as { result?: { tools?: unknown } }).result?.tools !== undefined,
+    )!.message as { result: { tools: Record<string, unknown>[] } };
+    const [full, jsonA, jsonB, zod] = listed.result.tools;
+    const zodSchema = '{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}';
+    expect(JSON.stringify(full)).toBe(
+      `{"name":"full","inputSchema":${zodSchema},"title":"Full","description":"Every field",` +
+        '"outputSchema":{"type":"object","properties":{"echoed":{"type":"string"}},"required":["echoed"],"additionalProperties":false},' +
+        '"annotations":{"readOnlyHint":true},"icons":[{"src":"https://example.com/i.png"}],"_meta":{"example.com/k":1}}',
+    );
+    expect(JSON.stringify(zod)).toBe(`{"name":"zod","inputSchema":${zodSchema}}`);
+    expect(jsonA).toEqual({ name: "json-a", inputSchema: message() });
+    expect(jsonB).toEqual({ name: "json-b", inputSchema: message(), description: "B" });
+  });
+
+  it("checks arguments from a tool's first call, when tools share a schema", async () => {
+    const shape = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] };
+    const server = new McpServer({ name: "t", version: "1" })
+      .tool("a", { input: structuredClone(shape) }, ({ n }) => `a${n}`)
+      .tool("b", { input: structuredClone(shape) }, ({ n }) => `b${n}`)
+      .tool("za", { input: z.object({ n: z.coerce.number() }) }, ({ n }) => `za${n + 1}`)
+      .tool("zb", { input: z.object({ n: z.coerce.number() }) }, ({ n }) => `zb${n + 1}`);
+    const client = await start(server);
+    expect((await client.callTool("b", { n: "x" })).text()).toBe(
+      "Invalid arguments for tool b: n: must be integer",
+    );
+    expect((await client.callTool("b", {})).text()).toBe(
+      "Invalid arguments for tool b: must have required property 'n' (n)",
+    );
+    expect((await client.callTool("b", { n: 2 })).text()).toBe("b2");
+    expect((await client.callTool("a", { n: 1 })).text()).toBe("a1");
+    expect((await client.callTool("zb", { n: "2" })).text()).toBe("zb3");
+    expect((await client.callTool("za", { n: "x" })).text()).toBe(
+      "Invalid arguments for tool za: n: Invalid input: expected number, received NaN",
+    );
+  });
+
+  it("lists a JSON Schema as it was at registration", async () => {
+    const input = { type: "object", properties: { a: { type: "string" } } };
+    const server = new McpServer({ name: "t", version: "1" }).tool("t", { input }, () => "");
+    input.properties.a.type = "number";
+    const client = await start(server);
+    const [tool] = await client.listTools();
+    expect(tool?.inputSchema).toEqual({ type: "object", properties: { a: { type: "string" } } });
+    expect((await client.callTool("t", { a: 1 })).text()).toBe(
+      "Invalid arguments for tool t: a: must be string",
+    );
   });
 });
