@@ -200,9 +200,12 @@ async function measure(scenario, variant, options, profileDir) {
     };
     const clientScript =
       scenario.kind === "sessions" ? join(BENCH, "lib", "session-client.mjs") : script("client.mjs");
-    const client = startNode([...clientFlags(options, profileDir), clientScript, JSON.stringify(clientConfig)], {
-      cpu: cpus.client,
-    });
+    const client = startNode(
+      [...clientFlags(options, profileDir), clientScript, JSON.stringify(clientConfig)],
+      {
+        cpu: cpus.client,
+      },
+    );
     let exit;
     try {
       exit = await withTimeout(client.exited, timeout, "the client");

@@ -31,7 +31,7 @@ async function start() {
   const server = new McpServer({ name: "stateless", version: "1" }).tool(
     "wait",
     { input: { type: "object", properties: { tag: { type: "string" } }, required: ["tag"] } },
-    ({ tag }: { tag: string }, ctx) =>
+    ({ tag }, ctx) =>
       new Promise<string>((resolve) => {
         ctx.signal.addEventListener("abort", () => cancelled.push(tag));
         held.set(tag, { release: () => resolve(`done ${tag}`), signal: ctx.signal });
