@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The benchmark harness of issue 8: every scenario for the floor, mcpkit, SDK v1 and SDK v2 (both
+ * The benchmark harness: every scenario for the floor, mcpkit, SDK v1 and SDK v2 (both
  * eras), in one run, interleaved, each measurement in fresh processes. See bench/README.md.
  *
  *   node bench/run.mjs                      the full run (5 repetitions)

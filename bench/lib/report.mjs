@@ -141,7 +141,7 @@ function markdown({ meta, scenarios, variants, runs, quick }, summary, targets) 
   line();
 
   const others = variants.filter((v) => !v.floor);
-  line("## Targets (issue 8)");
+  line("## Targets");
   line();
   line(`| scenario | metric | target | ${others.map((v) => v.label).join(" | ")} |`);
   line(`|---|---|---|${others.map(() => "---|").join("")}`);

@@ -1,5 +1,5 @@
 /**
- * What the harness runs: the scenarios of issue 8 and the implementations ("variants": an
+ * What the harness runs: the scenarios behind mcpkit's performance targets and the implementations ("variants": an
  * implementation speaking one protocol era) they run against.
  */
 
