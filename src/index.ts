@@ -1,2 +1,3 @@
 export * from "./jsonrpc/index.js";
 export * from "./protocol/index.js";
+export { VERSION } from "./version.js";

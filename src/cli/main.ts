@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `mcpkit`: inspect and call MCP servers from the command line, and run the bundled ones. */
-import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
+import { VERSION as version } from "../version.js";
 import type { CliContext } from "./command.js";
 import { registerCallCommand } from "./commands/call.js";
 import { registerCompleteCommand } from "./commands/complete.js";
@@ -13,8 +13,6 @@ import { registerServeCommand } from "./commands/serve.js";
 import { describeError, EXIT_CODES_HELP, Exit, exitCodeOf } from "./errors.js";
 import { SERVER_USAGE } from "./session.js";
 import { clearStatus } from "./status.js";
-
-const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 const OVERVIEW = `
 Naming the server:

@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { Emitter } from "../protocol/emitter.js";
 import {
@@ -19,6 +18,7 @@ import { isSessionExpired } from "../transports/http/client-errors.js";
 import { paramHeadersOf } from "../transports/http/param-headers.js";
 import { StdioClientTransport } from "../transports/stdio/client.js";
 import type { Transport } from "../transports/transport.js";
+import { VERSION as version } from "../version.js";
 import { ResultCache } from "./cache.js";
 import { httpTransports, shouldFallBack } from "./connect-http.js";
 import type { ClientEvents } from "./events.js";
@@ -45,8 +45,6 @@ const LIST_EVENTS: Record<string, "tools" | "prompts" | "resources"> = {
   promptsListChanged: "prompts",
   resourcesListChanged: "resources",
 };
-
-const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 /**
  * An MCP client connected to one server. `McpClient.connect` spawns or reaches the server and

@@ -2,7 +2,6 @@
  * An aggregate: the servers of an `mcpServers` config served as one, each tool named
  * `server__tool` (MultiServerClient's naming), each prompt `server__prompt`; resources keep their URIs.
  */
-import { createRequire } from "node:module";
 import {
   loadConfigFile,
   type McpServersConfig,
@@ -12,11 +11,10 @@ import {
 import { MultiServerClient, MultiServerConnectError } from "../client/multi/multi-client.js";
 import { assignToolNames } from "../client/multi/naming.js";
 import type { ServerInfo } from "../server/server.js";
+import { VERSION as version } from "../version.js";
 import { checkToolLists, type ToolLists, ToolPolicy } from "./filter.js";
 import type { Upstreams } from "./mirror.js";
 import { multiOptions, type ProxyCommonOptions } from "./options.js";
-
-const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 /** A server entry of a proxy config: an `mcpServers` entry, with optional `allowTools` and `denyTools`. */
 export type ProxyServerConfig = ServerConfig & ToolLists;

@@ -117,8 +117,8 @@ describe("Peer", () => {
   it("lets the process exit once no request is in flight (its timeouts hold it open only meanwhile)", () => {
     // Runs the built package (npm test builds first), as a user's script would.
     const script = `
-      import { Peer } from "./dist/protocol/peer.js";
-      import { createMemoryTransportPair } from "./dist/transports/memory/pair.js";
+      import { Peer } from "mcpkit/protocol";
+      import { createMemoryTransportPair } from "mcpkit/memory";
       const [a, b] = createMemoryTransportPair();
       const left = new Peer(a), right = new Peer(b);
       right.setRequestHandler("later", () => new Promise((r) => setTimeout(() => r({ ok: 1 }), 50)));
