@@ -1,4 +1,7 @@
-import type { CompleteResult } from "../protocol/types/completion.js";
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { CompleteReference, CompleteResult } from "../protocol/types/completion.js";
+import type { PromptRegistry } from "./prompts.js";
+import type { ResourceRegistry } from "./resources.js";
 
 /** The most values one `completion/complete` result may carry. */
 export const MAX_COMPLETION_VALUES = 100;
@@ -31,4 +34,30 @@ export async function complete(
   const hasMore = given.hasMore ?? (given.values.length > values.length ? true : undefined);
   if (hasMore !== undefined) completion.hasMore = hasMore;
   return { completion };
+}
+
+/** Answers `completion/complete`: checks the request, then asks the prompt or the template. */
+export async function completeRequest(
+  params: Record<string, unknown>,
+  prompts: Pick<PromptRegistry, "completeArgument">,
+  resources: Pick<ResourceRegistry, "completeVariable">,
+): Promise<CompleteResult> {
+  const ref = params.ref as CompleteReference | undefined;
+  const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
+  if (typeof argument?.name !== "string" || typeof argument.value !== "string") {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      'completion/complete needs "argument" with string "name" and "value"',
+    );
+  }
+  const context = (params.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {};
+  if (ref?.type === "ref/prompt")
+    return prompts.completeArgument(ref.name, argument.name, argument.value, context);
+  if (ref?.type === "ref/resource") {
+    const result = resources.completeVariable(ref.uri, argument.name, argument.value, context);
+    if (result) return result;
+    throw new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${ref.uri}`, { uri: ref.uri });
+  }
+  const type = (ref as { type?: unknown } | undefined)?.type;
+  throw new McpError(ErrorCode.InvalidParams, `Unknown completion reference type: ${JSON.stringify(type)}`);
 }

@@ -6,12 +6,12 @@ import { SUPPORTED_VERSIONS } from "../protocol/revisions/index.js";
 import type { SchemaLike } from "../protocol/schema/validator.js";
 import type { Implementation } from "../protocol/types/base.js";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
-import type { CompleteReference } from "../protocol/types/completion.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
 import type { StreamableHttpHandler, StreamableHttpOptions } from "../transports/http/server/handler.js";
 import type { HttpServerHandle, ServeHttpOptions } from "../transports/http/server/listen.js";
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
 import type { Transport } from "../transports/transport.js";
+import { completeRequest } from "./completion.js";
 import { RequestContext } from "./context.js";
 import {
   type CacheHint,
@@ -253,7 +253,9 @@ export class McpServer implements SessionHost {
     });
     handle("prompts/list", "prompts", (params, ctx) => this.prompts.list(params.cursor, ctx.revision!));
     handle("prompts/get", "prompts", (params, ctx) => this.prompts.get(params, ctx));
-    handle("completion/complete", "completions", (params) => this.complete(params));
+    handle("completion/complete", "completions", (params) =>
+      completeRequest(params, this.prompts, this.resources),
+    );
     handle("server/discover", undefined, () => this.discover());
     handle("subscriptions/listen", undefined, (params, ctx) =>
       this.subscriptions.listen(params, ctx.request, this.capabilities()),
@@ -369,27 +371,6 @@ export class McpServer implements SessionHost {
       throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
     session.subscriptions.add(uri);
     return {};
-  }
-
-  private async complete(params: Record<string, unknown>): Promise<object> {
-    const ref = params.ref as CompleteReference | undefined;
-    const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
-    if (typeof argument?.name !== "string" || typeof argument.value !== "string") {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        'completion/complete needs "argument" with string "name" and "value"',
-      );
-    }
-    const context = (params.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {};
-    if (ref?.type === "ref/prompt")
-      return this.prompts.completeArgument(ref.name, argument.name, argument.value, context);
-    if (ref?.type === "ref/resource") {
-      const result = this.resources.completeVariable(ref.uri, argument.name, argument.value, context);
-      if (result) return result;
-      throw new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${ref.uri}`, { uri: ref.uri });
-    }
-    const type = (ref as { type?: unknown } | undefined)?.type;
-    throw new McpError(ErrorCode.InvalidParams, `Unknown completion reference type: ${JSON.stringify(type)}`);
   }
 
   /** Coalesces changes made in one tick into one notification per list per session. */
