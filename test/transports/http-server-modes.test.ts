@@ -104,6 +104,30 @@ describe("stateless mode", () => {
   });
 });
 
+describe("responseMode json", () => {
+  it("answers every POST with JSON; a call's progress goes on the GET stream (SDK v1)", async () => {
+    const { handle } = await serve(createEverythingServer(), { responseMode: "json" });
+    const types: (string | null)[] = [];
+    const log = new MessageLog();
+    const transport = new HttpV1(new URL(handle.url), {
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (init?.method === "POST") types.push(response.headers.get("content-type"));
+        return response;
+      },
+    });
+    const client = await connectV1(transport, log);
+    const seen: Progress[] = [];
+    const result = await client.call("test_tool_with_progress", (p) => void seen.push(p));
+    expect(result.content[0]?.text).toMatch(/^Done, reported progress to /);
+    expect(seen.length).toBeGreaterThan(0);
+    // The answers to initialize and tools/call, and 202s (no body) to the notifications.
+    expect(types.filter((type) => type?.startsWith("application/json"))).toHaveLength(2);
+    for (const type of types) expect(type ?? "").not.toMatch(/event-stream/);
+    expect(log.problems(VERSION)).toEqual([]);
+  });
+});
+
 /** The events of a complete SSE body: `id` and parsed `data` of each event that has data. */
 function parseSse(text: string): { id?: string; retry?: number; data?: Message }[] {
   return text

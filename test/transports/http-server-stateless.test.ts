@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** A server whose `wait` tool holds each call (by tag) until released or cancelled. */
-async function start() {
+async function start(options: { responseMode?: "auto" | "json" | "sse" } = {}) {
   const held = new Map<string, { release: () => void; signal: AbortSignal }>();
   const cancelled: string[] = [];
   const server = new McpServer({ name: "stateless", version: "1" }).tool(
@@ -37,7 +37,12 @@ async function start() {
         held.set(tag, { release: () => resolve(`done ${tag}`), signal: ctx.signal });
       }),
   );
-  handle = await server.serveHttp();
+  server.tool("steps", {}, (_args, ctx) => {
+    ctx.progress(1, 2);
+    ctx.progress(2, 2);
+    return "stepped";
+  });
+  handle = await server.serveHttp({ responseMode: options.responseMode });
   const url = handle.url;
   const post = (message: Message, signal?: AbortSignal) =>
     fetch(url, {
@@ -161,5 +166,25 @@ describe("Streamable HTTP server: stateless requests on one transport", () => {
       result: { content: [{ text: "done mine" }] },
     });
     expect(cancelled).toEqual([]);
+  });
+
+  it("answers as an event stream when progress comes first, and as plain JSON with responseMode json", async () => {
+    for (const [responseMode, type] of [
+      ["auto", "text/event-stream"],
+      ["json", "application/json"],
+    ] as const) {
+      const { post } = await start({ responseMode });
+      const response = await post({
+        id: 1,
+        method: "tools/call",
+        params: { name: "steps", arguments: {}, _meta: { ...META, progressToken: "p" } },
+      });
+      expect(response.headers.get("content-type")).toMatch(new RegExp(`^${type}`));
+      const text = await response.text();
+      expect(text).toContain('"stepped"');
+      expect(text.includes("notifications/progress")).toBe(responseMode === "auto");
+      await handle?.close();
+      handle = undefined;
+    }
   });
 });

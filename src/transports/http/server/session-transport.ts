@@ -89,7 +89,8 @@ export class HttpSessionTransport implements Transport {
     const isResponse = "id" in message && !("method" in message);
     const key = isResponse ? (message as { id: RequestId }).id : relatedRequestId;
     const post = key === undefined ? undefined : this.byRequest.get(key);
-    if (!post) {
+    // Answers always as JSON (`responseMode: "json"`): what comes before them goes on the GET stream.
+    if (!post || (!isResponse && this.options.responseMode === "json")) {
       this.sendStandalone(message);
       return;
     }

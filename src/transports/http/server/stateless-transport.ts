@@ -79,6 +79,8 @@ export class StatelessTransport implements Transport {
     // Without a request to go with it, a message has nowhere to go: there is no session stream.
     if (!pending) return;
     if (!isResponse) {
+      // Answers always as JSON (`responseMode: "json"`): with no session stream, the rest is dropped.
+      if (this.options.responseMode === "json") return;
       const params = (message as { params?: Record<string, unknown> }).params;
       const named = params && withClientSubscriptionId(params, key!, pending.clientId);
       this.openStream(pending).write(
