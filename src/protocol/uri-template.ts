@@ -37,6 +37,8 @@ interface Expression {
   op: Operator;
   vars: VarSpec[];
   source: string;
+  /** For matching, where it differs from the operator's: a `{+x}` in the path ends at `?` or `#`. */
+  stop?: string;
 }
 
 const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*/;
@@ -68,9 +70,12 @@ function encode(value: string, reserved: boolean): string {
  *   literal between them, only if it has an operator that writes a leading character (`. / ; ? & #`)
  *   which is in the first expression's stop set; the first then ends at its first stop character. So
  *   `{a}{/b}`, `{a}{?q}`, `{/p*}{?q}`, `{a}{#f}` are accepted; `{a}{b}`, `{a}{+b}`, `{a}{.b}`, `{/a}{/b}`,
- *   `{+p}{?q}`, `{#a}{/b}` are rejected. Exception: `{?a}{&b}` (and `{&a}{&b}`) match as one query expression
- *   `{?a,b}` (`{&a,b}`), which must start with its own `?` (`&`): so the RFC's `&b=…` expansion of
- *   `{?a}{&b}` when `a` is undefined is not matched.
+ *   `?x={+p}{&q}`, `{#a}{/b}` are rejected. Exception: `{?a}{&b}` (and `{&a}{&b}`) match as one query
+ *   expression `{?a,b}` (`{&a,b}`), which must start with its own `?` (`&`): so the RFC's `&b=…` expansion
+ *   of `{?a}{&b}` when `a` is undefined is not matched. Exception: a `{+x}` in the URI's path (no `?` or
+ *   `#` before it in the template) may be followed directly by a `{?…}` or `{#…}` expression, as in
+ *   `file:///{+path}{?rev}`: in a URI the first `?` starts the query and the first `#` the fragment
+ *   (RFC 3986), so there it ends at either.
  *
  * Within an expression, variables take their separator-delimited pieces left to right; the first
  * exploded variable (or, in the comma-separated `{x,y}`, `{+x,y}`, `{#x,y}`, the first variable) takes the
@@ -109,9 +114,13 @@ export class UriTemplate {
     this.variableNames = [...new Set(this.#expressions.flatMap((e) => e.vars.map((v) => v.name)))];
 
     this.#matchLiterals = [this.#literals[0]!];
+    // Whether the template is still in the URI's path: no `?` or `#` (literal or expression) yet.
+    let inPath = !/[?#]/.test(this.#literals[0]!);
     this.#expressions.forEach((e, i) => {
       const prev = this.#matchExpressions.at(-1);
+      const prevInPath = inPath;
       const after = this.#literals[i + 1]!;
+      inPath &&= !"?&#".includes(e.op) && !/[?#]/.test(after);
       if (prev && this.#matchLiterals.at(-1) === "") {
         if ((prev.op === "?" || prev.op === "&") && e.op === "&") {
           prev.vars.push(...e.vars);
@@ -120,7 +129,11 @@ export class UriTemplate {
           return;
         }
         const lead = OPS[e.op].first;
-        if (lead === "" || !OPS[prev.op].stop.includes(lead)) {
+        // In a URI the first `?` starts the query and the first `#` the fragment (RFC 3986), so a
+        // reserved expansion in the path ends there: `file:///{+path}{?rev}` is not ambiguous.
+        if (prev.op === "+" && prevInPath && (lead === "?" || lead === "#")) {
+          prev.stop = "?#";
+        } else if (lead === "" || !OPS[prev.op].stop.includes(lead)) {
           throw fail(
             `ambiguous: ${prev.source} is directly followed by ${e.source}; with no literal between them, the ` +
               `second expression must start with an operator character the first cannot contain (e.g. {a}{/b})`,
@@ -152,7 +165,7 @@ export class UriTemplate {
     let pos = head.length;
     for (let i = 0; i < expressions.length; i++) {
       const expression = expressions[i]!;
-      const { stop } = OPS[expression.op];
+      const stop = expression.stop ?? OPS[expression.op].stop;
       const next = literals[i + 1]!;
       let end: number;
       if (i === expressions.length - 1) {

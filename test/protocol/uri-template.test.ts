@@ -342,6 +342,33 @@ describe("UriTemplate.match", () => {
   });
 });
 
+describe("UriTemplate: a reserved path followed by a query or fragment", () => {
+  const file = new UriTemplate("file:///{+path}{?rev,mode}");
+
+  it("ends the path at the first ? (RFC 3986: it starts the query)", () => {
+    expect(file.match("file:///src/a b.ts?rev=3&mode=raw")).toEqual({
+      path: "src/a b.ts",
+      rev: "3",
+      mode: "raw",
+    });
+    expect(file.match("file:///src/a%20b.ts")).toEqual({ path: "src/a b.ts" });
+    expect(file.match("file:///a/b?rev=1&other=2")).toEqual({ path: "a/b", rev: "1" });
+  });
+
+  it("matches what it expands, and ends at # before a fragment expression", () => {
+    const uri = file.expand({ path: "dir/x,y.txt", rev: "7" });
+    expect(uri).toBe("file:///dir/x,y.txt?rev=7");
+    expect(file.match(uri)).toEqual({ path: "dir/x,y.txt", rev: "7" });
+    const fragment = new UriTemplate("x://{+path}{#frag}");
+    expect(fragment.match("x://a/b#c/d")).toEqual({ path: "a/b", frag: "c/d" });
+    expect(fragment.match("x://a/b?q#c")).toBeUndefined();
+  });
+
+  it("still takes a ? into a reserved expansion that ends the template", () => {
+    expect(new UriTemplate("file:///{+path}").match("file:///a?b")).toEqual({ path: "a?b" });
+  });
+});
+
 describe("UriTemplate constructor", () => {
   it("exposes the template and its variable names", () => {
     const t = new UriTemplate("repo://{owner}/{repo}{/path*}{?ref,owner}");
@@ -380,7 +407,8 @@ describe("UriTemplate constructor", () => {
     ["x://{+path}{/b}"],
     ["{a}{.b}"],
     ["{/a}{/b}"],
-    ["file:///{+path}{?q}"],
+    ["x://h?a={+v}{&b}"],
+    ["x://h/{?a}{+v}{#f}"],
     ["{#a}{/b}"],
     ["{?a}{?b}"],
   ])("rejects the ambiguous %s", (template) => {
@@ -396,6 +424,8 @@ describe("UriTemplate constructor", () => {
       "{/p*}{?q}",
       "{?a}{&b}{&c}",
       "{;a}{?b}",
+      "file:///{+path}{?rev}",
+      "x://{+path}{#frag}",
     ]) {
       expect(() => new UriTemplate(template)).not.toThrow();
     }
