@@ -11,7 +11,7 @@ describe("a resource template with a reserved path and a query", () => {
     const server = new McpServer({ name: "files", version: "1" }).resourceTemplate(
       "file:///{+path}{?rev}",
       { name: "file" },
-      (uri, { path, rev }) => `${path} at ${rev ?? "head"}`,
+      (_uri, { path, rev }) => `${path} at ${rev ?? "head"}`,
     );
     const { client, log } = await connectInMemory(server, { protocolVersion });
     const texts = async (uri: string) =>
