@@ -3,80 +3,30 @@
  * (raw `Request`s) and the legacy HTTP+SSE transport (SDK v1 `SSEClientTransport`), all on 127.0.0.1.
  * Every message either side sends is checked against the negotiated revision's schema.
  */
-import type { IncomingMessage } from "node:http";
-import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpServer, type ServeHttpOptions } from "../../src/server/index.js";
+import { McpServer } from "../../src/server/index.js";
 import { createEverythingServer } from "../../src/servers/everything/index.js";
-import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
+import {
+  CLIENT_INFO,
+  closeAfterEach,
+  connectV1,
+  type Message,
+  type Progress,
+  parseSse,
+  serve,
+  sleep,
+} from "../helpers/http-sdk-clients.js";
 import { MessageLog, SpecChecker } from "../helpers/spec-schema.js";
 
-const CLIENT_INFO = { name: "http-interop", version: "0.0.1" };
 const VERSION = "2025-11-25";
 
-type Message = Record<string, any>;
-interface Progress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
-interface CallResult {
-  content: { type: string; text?: string }[];
-  isError?: boolean;
-}
-/** What the tests use of either SDK's client. */
-interface SdkClient {
-  call(name: string, onprogress?: (p: Progress) => void): Promise<CallResult>;
-  close(): Promise<void>;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The SDK transport's `send` and the messages it delivers, recorded as "client" and "server". */
-function tap<T extends { send(message: any, options?: any): Promise<void>; onmessage?: unknown }>(
-  transport: T,
-  log: MessageLog,
-): T {
-  const send = transport.send.bind(transport);
-  transport.send = (message: unknown, options?: unknown) => {
-    log.record("client", message);
-    return send(message, options);
-  };
-  // Both SDKs chain an `onmessage` set before `connect`, and call it first.
-  transport.onmessage = (message: unknown) => log.record("server", message);
-  return transport;
-}
-
-async function connectV1(transport: HttpV1 | SSEClientTransport, log: MessageLog): Promise<SdkClient> {
-  const client = new ClientV1(CLIENT_INFO);
-  await client.connect(tap(transport, log));
-  clients.push(client);
-  return {
-    call: async (name, onprogress) =>
-      (await client.callTool({ name }, undefined, { onprogress })) as CallResult,
-    close: () => client.close(),
-  };
-}
-
-const handles: HttpServerHandle[] = [];
-const clients: { close(): Promise<void> }[] = [];
+closeAfterEach();
 const servers: McpServer[] = [];
 afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => {});
-  for (const handle of handles.splice(0)) await handle.close();
   for (const server of servers.splice(0)) await server.close();
 });
-
-/** Serves `server` on 127.0.0.1 port 0 and records every HTTP request's method and headers. */
-async function serve(server: McpServer, options: ServeHttpOptions = {}) {
-  const handle = await server.serveHttp(options);
-  handles.push(handle);
-  const requests: IncomingMessage[] = [];
-  handle.server.on("request", (req: IncomingMessage) => void requests.push(req));
-  return { handle, requests };
-}
 
 describe("stateless mode", () => {
   it("serves the SDK v1 client without a session id, with SSE progress; GET answers 405", async () => {
@@ -127,24 +77,6 @@ describe("responseMode json", () => {
     expect(log.problems(VERSION)).toEqual([]);
   });
 });
-
-/** The events of a complete SSE body: `id` and parsed `data` of each event that has data. */
-function parseSse(text: string): { id?: string; retry?: number; data?: Message }[] {
-  return text
-    .split(/\n\n/)
-    .filter((block) => block.trim() !== "" && !block.startsWith(":"))
-    .map((block) => {
-      const event: { id?: string; retry?: number; data?: Message } = {};
-      for (const line of block.split("\n")) {
-        const [field, ...rest] = line.split(":");
-        const value = rest.join(":").replace(/^ /, "");
-        if (field === "id") event.id = value;
-        if (field === "retry") event.retry = Number(value);
-        if (field === "data" && value !== "") event.data = JSON.parse(value);
-      }
-      return event;
-    });
-}
 
 describe("the web handler server.fetch", () => {
   it("does the handshake and a tool call with raw Requests, reading an SSE body to its end", async () => {

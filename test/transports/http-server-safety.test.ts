@@ -12,6 +12,7 @@ import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { McpServer } from "../../src/server/index.js";
 import { createEverythingServer } from "../../src/servers/everything/index.js";
 import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
+import { tap } from "../helpers/http-sdk-clients.js";
 import { MessageLog, SpecChecker } from "../helpers/spec-schema.js";
 
 const VERSION = "2025-11-25";
@@ -78,13 +79,7 @@ beforeEach(async () => {
     if (req.method === "GET") gets += 1;
   });
   log = new MessageLog();
-  transport = new StreamableHTTPClientTransport(new URL(handle.url));
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
-    log.record("client", message);
-    return send(message, options);
-  };
-  transport.onmessage = (message) => log.record("server", message);
+  transport = tap(new StreamableHTTPClientTransport(new URL(handle.url)), log);
   client = new Client({ name: "sdk-v1", version: "0.0.1" });
   await client.connect(transport);
   session = transport.sessionId!;

@@ -16,14 +16,23 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { McpServer } from "../../src/server/index.js";
 import { createEverythingServer } from "../../src/servers/everything/index.js";
 import { WATCHED_URI } from "../../src/servers/everything/resources.js";
 import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
+import {
+  type CallResult,
+  CLIENT_INFO,
+  clients,
+  closeAfterEach,
+  handles,
+  type Message,
+  type Progress,
+  tap,
+} from "../helpers/http-sdk-clients.js";
 import { MessageLog } from "../helpers/spec-schema.js";
 
-const CLIENT_INFO = { name: "http-interop", version: "0.0.1" };
 const CAPABILITIES = { sampling: {}, elicitation: {} };
 const REPLY = {
   role: "assistant" as const,
@@ -31,16 +40,6 @@ const REPLY = {
   model: "test-model",
 };
 const ANSWER = { action: "accept" as const, content: { username: "ada", email: "ada@example.com" } };
-
-type Message = Record<string, any>;
-interface Progress {
-  progress: number;
-  total?: number;
-}
-interface CallResult {
-  content: { type: string; text?: string }[];
-  isError?: boolean;
-}
 
 /** What the tests need of either SDK's client and Streamable HTTP transport. */
 interface Connection {
@@ -55,21 +54,6 @@ interface Connection {
   ): void;
   terminate(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** The SDK transport's `send` and the messages it delivers, recorded as "client" and "server". */
-function tap<T extends { send(message: any, options?: any): Promise<void>; onmessage?: unknown }>(
-  transport: T,
-  log: MessageLog,
-): T {
-  const send = transport.send.bind(transport);
-  transport.send = (message: unknown, options?: unknown) => {
-    log.record("client", message);
-    return send(message, options);
-  };
-  // Both SDKs chain an `onmessage` set before `connect`, and call it first.
-  transport.onmessage = (message: unknown) => log.record("server", message);
-  return transport;
 }
 
 const SDKS: { name: string; connect(url: string, log: MessageLog): Promise<Connection> }[] = [
@@ -133,12 +117,7 @@ async function until(predicate: () => boolean, what: string, ms = 10_000): Promi
   }
 }
 
-const handles: HttpServerHandle[] = [];
-const connections: Connection[] = [];
-afterEach(async () => {
-  for (const connection of connections.splice(0)) await connection.close().catch(() => {});
-  for (const handle of handles.splice(0)) await handle.close();
-});
+closeAfterEach();
 
 describe.each(SDKS)("$name against serveHttp()", (sdk) => {
   let server: McpServer;
@@ -157,7 +136,7 @@ describe.each(SDKS)("$name against serveHttp()", (sdk) => {
     });
     log = new MessageLog();
     const connection = await sdk.connect(handle.url, log);
-    connections.push(connection);
+    clients.push(connection);
     return connection;
   }
 
@@ -299,7 +278,7 @@ describe.each(["2025-03-26", "2025-06-18"])("SDK v2 at %s", (revision) => {
     const log = new MessageLog();
     const client = new ClientV2(CLIENT_INFO, { supportedProtocolVersions: [revision] });
     await client.connect(tap(new HttpV2(new URL(handle.url)), log));
-    connections.push({ close: () => client.close() } as Connection);
+    clients.push(client);
     expect(client.getNegotiatedProtocolVersion()).toBe(revision);
     const seen: number[] = [];
     const onprogress = (p: Progress) => void seen.push(p.progress);
