@@ -63,10 +63,10 @@ export interface McpTool extends Tool {
 export function toToolOutput(result: ToolResult, tool: string): ToolOutput {
   const isError = result.isError === true;
   let text = result.text();
-  if (text === "" && result.structuredContent) text = JSON.stringify(result.structuredContent);
+  if (text === "" && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent);
   if (text === "" && isError) text = `Tool ${tool} failed without saying why`;
   const output: ToolOutput = { text, content: result.content, isError };
-  if (result.structuredContent) output.structuredContent = result.structuredContent;
+  if (result.structuredContent !== undefined) output.structuredContent = result.structuredContent;
   return output;
 }
 

@@ -10,7 +10,8 @@ import type { CallToolResult } from "../protocol/types/tools.js";
 export class ToolResult implements CallToolResult {
   [key: string]: unknown;
   content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
+  /** The structured result: an object, or since 2026-07-28 any JSON value. */
+  structuredContent?: unknown;
   isError?: boolean;
   _meta?: Meta;
 

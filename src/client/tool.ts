@@ -16,7 +16,8 @@ export interface ToolOutput {
   text: string;
   /** The full content blocks. */
   content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
+  /** The structured result: an object, or since 2026-07-28 any JSON value. */
+  structuredContent?: unknown;
   /** The tool reported a failure (`isError`): data for the model, not an exception. */
   isError: boolean;
 }

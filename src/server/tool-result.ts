@@ -2,12 +2,16 @@ import { text } from "../protocol/content.js";
 import type { ContentBlock } from "../protocol/types/content.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
 
-/** What a tool handler may return: text, content blocks, a full result, or (with an output schema) the structured value. */
+/**
+ * What a tool handler may return: text, content blocks, a full result, or (with an output schema)
+ * the structured value, which since 2026-07-28 may be any JSON value, arrays included.
+ */
 export type ToolReturn =
   | string
   | ContentBlock[]
   | CallToolResult
   | Record<string, unknown>
+  | unknown[]
   | number
   | boolean
   | undefined
@@ -17,15 +21,24 @@ function isCallToolResult(value: object): value is CallToolResult {
   return Array.isArray((value as { content?: unknown }).content);
 }
 
-/** Turns whatever a handler returned into a `CallToolResult`. */
-export function toCallToolResult(value: ToolReturn, structured: boolean): CallToolResult {
+/**
+ * Turns whatever a handler returned into a `CallToolResult`. `structured` is what the tool's output
+ * schema describes: `object` (a plain object returned is the structured result), `any` (since
+ * 2026-07-28: any value returned that is not a whole result is), or `none`.
+ */
+export function toCallToolResult(value: ToolReturn, structured: "none" | "object" | "any"): CallToolResult {
+  if (structured === "any" && !(typeof value === "object" && value !== null && isCallToolResult(value))) {
+    return value === undefined
+      ? { content: [] }
+      : { content: [text(JSON.stringify(value))], structuredContent: value };
+  }
   if (typeof value === "string") return { content: [text(value)] };
   if (value === undefined || value === null) return { content: [] };
   if (typeof value !== "object") return { content: [text(String(value))] };
-  if (Array.isArray(value)) return { content: value };
+  if (Array.isArray(value)) return { content: value as ContentBlock[] };
   if (isCallToolResult(value)) return value;
   // A plain object: the structured result, with its JSON as text for clients that read only text.
-  return structured
+  return structured === "object"
     ? { content: [text(JSON.stringify(value))], structuredContent: value }
     : { content: [text(JSON.stringify(value))] };
 }

@@ -138,11 +138,18 @@ function registeredTool(name: string, config: ToolConfig, handler: ToolHandler<a
   );
 }
 
-/** The JSON Schema listed for a tool's input or output, shared with every equal one. */
+/**
+ * The JSON Schema listed for a tool's input or output, shared with every equal one. Arguments are
+ * always an object; since 2026-07-28 an output may be any JSON value (older revisions list only
+ * object outputs, see `adaptTool`).
+ */
 function wireSchema(tool: string, which: "input" | "output", schema: SchemaLike): JsonSchema {
   const json = isStandardSchema(schema) ? exportJsonSchema(schema, which) : schema;
-  if (json.type !== "object") {
-    throw new TypeError(`The ${which} schema of tool "${tool}" must describe an object (type "object")`);
+  if (which === "input" && json.type !== "object") {
+    throw new TypeError(`The input schema of tool "${tool}" must describe an object (type "object")`);
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw new TypeError(`The output schema of tool "${tool}" must be a JSON Schema object`);
   }
   return intern(json);
 }
@@ -245,22 +252,33 @@ function finish(
   ctx: RequestContext,
 ): CallToolResult | Promise<CallToolResult> {
   const output = tool.output;
-  const result = toCallToolResult(returned, output !== undefined);
-  if (!output || result.isError) return forRevision(result, ctx.session.revision);
-  return checkStructured(tool.name, output, result).then(() => forRevision(result, ctx.session.revision));
+  const schema = tool.description.outputSchema;
+  const result = toCallToolResult(
+    returned,
+    schema === undefined ? "none" : schema.type === "object" ? "object" : "any",
+  );
+  if (!output || result.isError) return forRevision(result, ctx.revision);
+  return checkStructured(tool.name, output, result).then(() => forRevision(result, ctx.revision));
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
-/** The result as the session's revision can carry it. */
+/** The result as the request's revision can carry it. */
 function forRevision(result: CallToolResult, revision: Revision | undefined): CallToolResult {
   if (!revision) return result;
   const content = adaptContent(result.content, revision);
-  if (revision.structuredToolOutput || result.structuredContent === undefined) {
-    return content === result.content ? result : { ...result, content };
-  }
+  const structured = result.structuredContent;
+  const fits =
+    structured === undefined ||
+    revision.anyStructuredOutput ||
+    (revision.structuredToolOutput &&
+      typeof structured === "object" &&
+      structured !== null &&
+      !Array.isArray(structured));
+  if (fits) return content === result.content ? result : { ...result, content };
+  // Left out where the revision cannot carry it; the text content still says it.
   const { structuredContent: _dropped, ...rest } = result;
   return { ...rest, content };
 }

@@ -37,6 +37,7 @@ export const revision_2024_11_05: Revision = {
   ]),
   contentTypes: new Set(["text", "image", "resource"]),
   structuredToolOutput: false,
+  anyStructuredOutput: false,
   toolAnnotations: false,
   titles: false,
   icons: false,

@@ -10,6 +10,7 @@ export const revision_2026_07_28: Revision = {
   ...revision_2025_11_25,
   version: "2026-07-28",
   era: "modern",
+  anyStructuredOutput: true,
   clientRequests: new Set([
     "server/discover",
     "tools/list",

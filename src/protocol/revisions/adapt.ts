@@ -31,12 +31,18 @@ function describe(block: ContentBlock, version: string): string {
 
 /** A tool description with only the fields the revision defines. */
 export function adaptTool(tool: Tool, revision: Revision): Tool {
-  if (revision.icons && revision.structuredToolOutput && revision.toolAnnotations) return tool;
+  const output = tool.outputSchema;
+  const outputFits =
+    output === undefined ||
+    revision.anyStructuredOutput ||
+    (revision.structuredToolOutput && output.type === "object");
+  if (revision.icons && revision.toolAnnotations && outputFits) return tool;
   const { title, icons, outputSchema, annotations, execution, ...rest } = tool;
   const adapted: Tool = rest;
   if (revision.titles && title !== undefined) adapted.title = title;
   if (revision.icons && icons !== undefined) adapted.icons = icons;
-  if (revision.structuredToolOutput && outputSchema !== undefined) adapted.outputSchema = outputSchema;
+  // An output that is not an object is left out where the revision knows only object outputs.
+  if (outputFits && outputSchema !== undefined) adapted.outputSchema = outputSchema;
   if (revision.toolAnnotations && annotations !== undefined) adapted.annotations = annotations;
   return adapted;
 }

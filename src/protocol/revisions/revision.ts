@@ -18,6 +18,11 @@ export interface Revision {
   readonly contentTypes: ReadonlySet<string>;
   /** Whether tools may declare `outputSchema` and return `structuredContent`. */
   readonly structuredToolOutput: boolean;
+  /**
+   * Whether that output may be any JSON value, described by any JSON Schema; before 2026-07-28 it
+   * is an object (`type: "object"` at the root).
+   */
+  readonly anyStructuredOutput: boolean;
   /** Whether tools may carry `annotations` and progress notifications a `message`. */
   readonly toolAnnotations: boolean;
   /** Whether tools, resources, prompts and implementations may carry `title`. */

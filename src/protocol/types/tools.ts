@@ -19,7 +19,8 @@ export interface Tool {
   title?: string;
   description?: string;
   inputSchema: JsonSchema & { type: "object" };
-  outputSchema?: JsonSchema & { type: "object" };
+  /** An object schema before 2026-07-28; any JSON Schema from then on. */
+  outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
   icons?: Icon[];
   execution?: { taskSupport?: "forbidden" | "optional" | "required" };
@@ -43,7 +44,8 @@ export interface CallToolRequestParams {
 /** Result of `tools/call`. `isError: true` is a tool failure the model should see, not a protocol error. */
 export interface CallToolResult {
   content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
+  /** An object before 2026-07-28; any JSON value from then on. */
+  structuredContent?: unknown;
   isError?: boolean;
   _meta?: Meta;
   [key: string]: unknown;
