@@ -25,7 +25,12 @@ export class StdioServerTransport implements Transport {
   private handlers: TransportHandlers | undefined;
   private closed = false;
   private restoreStdout: (() => void) | undefined;
-  private readonly onData = (chunk: Buffer) => this.decoder?.push(chunk);
+  private readonly onData = (chunk: Buffer) => {
+    const decoder = this.decoder;
+    if (!decoder) return;
+    if (this.writer) this.writer.holding(() => decoder.push(chunk));
+    else decoder.push(chunk);
+  };
   private readonly onEnd = () => {
     this.decoder?.end();
     this.handlers?.oninputend();

@@ -14,6 +14,7 @@ export class WriteBatcher {
   private queue: string[] = [];
   private scheduled = false;
   private ended = false;
+  private held = false;
 
   constructor(
     private readonly stream: Writable,
@@ -25,9 +26,25 @@ export class WriteBatcher {
   write(text: string): void {
     if (this.ended) return;
     this.queue.push(text);
-    if (!this.scheduled) {
+    if (!this.scheduled && !this.held) {
       this.scheduled = true;
       queueMicrotask(this.flush);
+    }
+  }
+
+  /**
+   * Runs `work` (reading a chunk of requests), then writes whatever it answered at once, in one
+   * write, rather than a microtask later: a request answered synchronously goes out without a
+   * detour. Answers that come later are batched as usual.
+   */
+  holding(work: () => void): void {
+    if (this.held) return work();
+    this.held = true;
+    try {
+      work();
+    } finally {
+      this.held = false;
+      if (!this.scheduled) this.flush();
     }
   }
 
