@@ -38,7 +38,10 @@ export class WriteBatcher {
    * detour. Answers that come later are batched as usual.
    */
   holding(work: () => void): void {
-    if (this.held) return work();
+    if (this.held) {
+      work();
+      return;
+    }
     this.held = true;
     try {
       work();
