@@ -67,6 +67,7 @@ export function toToolOutput(result: ToolResult, tool: string): ToolOutput {
   if (text === "" && isError) text = `Tool ${tool} failed without saying why`;
   const output: ToolOutput = { text, content: result.content, isError };
   if (result.structuredContent !== undefined) output.structuredContent = result.structuredContent;
+  if (result._meta !== undefined) output._meta = result._meta;
   return output;
 }
 

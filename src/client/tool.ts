@@ -1,4 +1,4 @@
-import type { Progress } from "../protocol/types/base.js";
+import type { Meta, Progress } from "../protocol/types/base.js";
 import type { ContentBlock } from "../protocol/types/content.js";
 import type { JsonSchema } from "../protocol/types/tools.js";
 
@@ -20,6 +20,8 @@ export interface ToolOutput {
   structuredContent?: unknown;
   /** The tool reported a failure (`isError`): data for the model, not an exception. */
   isError: boolean;
+  /** The result's `_meta`, as the server sent it. */
+  _meta?: Meta;
 }
 
 /**

@@ -31,7 +31,21 @@ function resultOf(output: ToolOutput): CallToolResult {
   const result: CallToolResult = { content: output.content };
   if (output.structuredContent !== undefined) result.structuredContent = output.structuredContent;
   if (output.isError) result.isError = true;
+  const meta = ownMeta(output._meta);
+  if (meta) result._meta = meta;
   return result;
+}
+
+/**
+ * The upstream's own `_meta` keys: those the protocol reserves (`io.modelcontextprotocol/…`, such
+ * as the upstream's `serverInfo`) describe that hop, not this one.
+ */
+function ownMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (meta === undefined) return undefined;
+  const own = Object.fromEntries(
+    Object.entries(meta).filter(([key]) => !key.startsWith("io.modelcontextprotocol/")),
+  );
+  return Object.keys(own).length > 0 ? own : undefined;
 }
 
 /** An error's message, for a warning. */

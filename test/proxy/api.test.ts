@@ -149,6 +149,29 @@ describe("createProxyServer: a bridge", () => {
     expect(warnings).toEqual([]);
   });
 
+  it.each(["2025-11-25", "2026-07-28"])(
+    "passes a result's own _meta on, not the upstream's protocol keys (%s)",
+    async (version) => {
+      const server = new McpServer({ name: "traced-server", version: "1.0.0" }).tool(
+        "traced",
+        { description: "Answers with a trace id" },
+        () => ({ content: [{ type: "text", text: "ok" }], _meta: { "example.com/trace": "t-1" } }),
+      );
+      const http = await server.serveHttp({ port: 0 });
+      cleanups.push(
+        () => http.close(),
+        () => server.close(),
+      );
+      const { client } = await connect({ upstream: { url: http.url } }, version);
+      const result = await client.callTool("traced");
+      expect(result._meta?.["example.com/trace"]).toBe("t-1");
+      const serverInfo = result._meta?.["io.modelcontextprotocol/serverInfo"];
+      // A stateless client sees the proxy's own identity there; a handshake-era client, none.
+      if (version === "2026-07-28") expect(serverInfo).toMatchObject({ name: "traced-server" });
+      else expect(serverInfo).toBeUndefined();
+    },
+  );
+
   it("forwards resources, templates, prompts and completion", async () => {
     const { http } = await upstream("up");
     const { client } = await connect({ upstream: { url: http.url } });
