@@ -34,10 +34,12 @@ describe("asTools / mcpTool", () => {
     expect(search.description).toBe("Searches the alpha index");
     expect(search.inputSchema).toMatchObject({ type: "object", properties: { query: { type: "string" } } });
     const output = await search.invoke({ query: "cats" });
+    // The result's _meta comes along: here, statelessly, the server's identity.
     expect(output).toEqual({
       text: "alpha: results for cats",
       content: [{ type: "text", text: "alpha: results for cats" }],
       isError: false,
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "alpha-server", version: "1.0.0" } },
     });
   });
 
