@@ -18,13 +18,15 @@ describe("WriteBatcher", () => {
     expect(writes).toEqual(["a\nb\n"]);
   });
 
-  it("writes what holding() produced as soon as it returns, in one write, and later writes as usual", async () => {
+  it("writes what was written while held as soon as it is released, in one write, and later writes as usual", async () => {
     const { writer, writes } = batcher();
-    writer.holding(() => {
-      writer.write("1\n");
-      writer.holding(() => writer.write("2\n"));
-      expect(writes).toEqual([]);
-    });
+    writer.hold();
+    writer.write("1\n");
+    writer.hold();
+    writer.write("2\n");
+    writer.release();
+    expect(writes).toEqual([]);
+    writer.release();
     expect(writes).toEqual(["1\n2\n"]);
     writer.write("3\n");
     expect(writes).toEqual(["1\n2\n"]);

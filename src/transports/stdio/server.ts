@@ -26,10 +26,13 @@ export class StdioServerTransport implements Transport {
   private closed = false;
   private restoreStdout: (() => void) | undefined;
   private readonly onData = (chunk: Buffer) => {
-    const decoder = this.decoder;
-    if (!decoder) return;
-    if (this.writer) this.writer.holding(() => decoder.push(chunk));
-    else decoder.push(chunk);
+    const writer = this.writer;
+    writer?.hold();
+    try {
+      this.decoder?.push(chunk);
+    } finally {
+      writer?.release();
+    }
   };
   private readonly onEnd = () => {
     this.decoder?.end();

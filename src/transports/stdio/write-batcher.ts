@@ -14,7 +14,7 @@ export class WriteBatcher {
   private queue: string[] = [];
   private scheduled = false;
   private ended = false;
-  private held = false;
+  private held = 0;
 
   constructor(
     private readonly stream: Writable,
@@ -26,29 +26,23 @@ export class WriteBatcher {
   write(text: string): void {
     if (this.ended) return;
     this.queue.push(text);
-    if (!this.scheduled && !this.held) {
+    if (!this.scheduled && this.held === 0) {
       this.scheduled = true;
       queueMicrotask(this.flush);
     }
   }
 
+  /** Holds what is written until `release()` (while a chunk of requests is read). */
+  hold(): void {
+    this.held++;
+  }
+
   /**
-   * Runs `work` (reading a chunk of requests), then writes whatever it answered at once, in one
-   * write, rather than a microtask later: a request answered synchronously goes out without a
-   * detour. Answers that come later are batched as usual.
+   * Ends a `hold()`: what was written meanwhile (the answers to requests answered synchronously)
+   * goes out now, in one write, rather than a microtask later. Later writes are batched as usual.
    */
-  holding(work: () => void): void {
-    if (this.held) {
-      work();
-      return;
-    }
-    this.held = true;
-    try {
-      work();
-    } finally {
-      this.held = false;
-      if (!this.scheduled) this.flush();
-    }
+  release(): void {
+    if (--this.held === 0 && !this.scheduled) this.flush();
   }
 
   /** Writes what is queued now. */
