@@ -250,7 +250,8 @@ export async function startSdkV2Streamable(): Promise<TestHttpServer> {
   return http.listen("/mcp");
 }
 
-async function toWebRequest(req: IncomingMessage, res: ServerResponse): Promise<Request> {
+/** A node:http request as a web `Request` (the SDK v2 web-standard handlers take those). */
+export async function toWebRequest(req: IncomingMessage, res: ServerResponse): Promise<Request> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const headers = new Headers();
@@ -269,7 +270,8 @@ async function toWebRequest(req: IncomingMessage, res: ServerResponse): Promise<
   });
 }
 
-async function writeWebResponse(response: Response, res: ServerResponse): Promise<void> {
+/** Copies a web `Response` back to node:http, streaming its body. */
+export async function writeWebResponse(response: Response, res: ServerResponse): Promise<void> {
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) {
     res.end();

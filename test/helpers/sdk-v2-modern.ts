@@ -12,7 +12,6 @@
  * The factory's tools: `echo` (returns its message) and `whoami` (asks the user's name with an
  * `inputRequired` elicitation; in 2025-era sessions the SDK's shim sends `elicitation/create`).
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import {
@@ -23,7 +22,7 @@ import {
   McpServer,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { TestHttpServer } from "./sdk-http-servers.js";
+import { TestHttpServer, toWebRequest, writeWebResponse } from "./sdk-http-servers.js";
 import type { MessageLog } from "./spec-schema.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -146,44 +145,4 @@ export async function startV2Http(
       await http.close();
     },
   };
-}
-
-async function toWebRequest(req: IncomingMessage, res: ServerResponse): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
-      headers.append(name, one);
-  }
-  const controller = new AbortController();
-  res.on("close", () => controller.abort());
-  const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks);
-  return new Request(new URL(req.url ?? "/", `http://${req.headers.host}`), {
-    method: req.method,
-    headers,
-    body,
-    signal: controller.signal,
-  });
-}
-
-async function writeWebResponse(response: Response, res: ServerResponse): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  res.flushHeaders();
-  const reader = response.body.getReader();
-  res.on("close", () => void reader.cancel().catch(() => {}));
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      res.write(value);
-    }
-  } catch {
-    // the client went away
-  }
-  res.end();
 }
