@@ -206,10 +206,7 @@ export class StreamableHttpHandler {
   /** The transport of every stateless request, connected to the server once, on first use. */
   private openStateless(): Promise<StatelessTransport> {
     this.statelessOpening ??= (async () => {
-      const transport = new StatelessTransport({
-        ...this.streamOptions(undefined, true),
-        errorStatus: modernErrorStatus,
-      });
+      const transport = new StatelessTransport(this.streamOptions(undefined, true));
       await this.connect(transport, {});
       this.stateless = transport;
       return transport;

@@ -127,9 +127,7 @@ export class HttpSessionTransport implements Transport {
     if (!post.stream && last && this.options.responseMode !== "sse") {
       // Only the response, and nothing before it: plain JSON is cheaper than a stream.
       const headers = { "content-type": "application/json", ...this.options.headers() };
-      const error = (message as { error?: { code: number } }).error;
-      const status = error && this.options.errorStatus ? this.options.errorStatus(error.code) : 200;
-      post.exchange?.respond(status, headers, JSON.stringify(message));
+      post.exchange?.respond(200, headers, JSON.stringify(message));
       post.exchange = undefined;
     } else {
       const stream = this.openPostStream(post);

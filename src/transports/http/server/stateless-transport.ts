@@ -3,6 +3,7 @@ import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "../../../jsonrpc
 import { META } from "../../../protocol/modern.js";
 import type { Transport, TransportHandlers } from "../../transport.js";
 import type { HttpExchange } from "./exchange.js";
+import { modernErrorStatus } from "./modern-headers.js";
 import { nextStreamNumber, Stream, type StreamOptions, streamHeaders } from "./stream.js";
 
 /** A stateless request being answered. */
@@ -104,7 +105,8 @@ export class StatelessTransport implements Transport {
       pending.stream.finish();
       return;
     }
-    const status = error && this.options.errorStatus ? this.options.errorStatus(error.code) : 200;
+    // 2026-07-28 gives JSON-RPC errors their HTTP status.
+    const status = error ? modernErrorStatus(error.code) : 200;
     pending.exchange?.respond(status, { "content-type": "application/json" }, JSON.stringify(answer));
   }
 

@@ -17,8 +17,6 @@ export interface StreamOptions {
   headers: () => Record<string, string>;
   /** Stateless mode: the session ends once its one POST is answered, or when the client goes away. */
   closeWhenAnswered?: boolean;
-  /** The HTTP status of a JSON error response, by JSON-RPC code (2026-07-28 maps them); default 200. */
-  errorStatus?: (code: number) => number;
 }
 
 /**
