@@ -1,5 +1,6 @@
 import http from "node:http";
 import https from "node:https";
+import { extend } from "../../protocol/extend.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "./request.js";
 
 /**
@@ -24,7 +25,8 @@ export class NodeHttpClient implements HttpClient {
       path: target.path,
       auth: target.auth,
       method,
-      headers: body === undefined ? headers : withLength(headers, body),
+      headers:
+        body === undefined ? headers : extend(headers, { "content-length": String(Buffer.byteLength(body)) }),
       agent: secure ? this.agent("https") : this.agent("http"),
     };
     if (signal) options.signal = signal;
@@ -83,13 +85,6 @@ interface Target {
   port: number | undefined;
   path: string;
   auth: string | undefined;
-}
-
-function withLength(headers: Record<string, string>, body: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in headers) out[name] = headers[name]!;
-  out["content-length"] = String(Buffer.byteLength(body));
-  return out;
 }
 
 function abortError(): Error {
