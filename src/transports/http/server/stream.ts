@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
+import { extend } from "../../../protocol/extend.js";
 import { formatSseEvent } from "../sse.js";
 import type { EventStore } from "./event-store.js";
 import type { SseSink } from "./exchange.js";
@@ -128,14 +129,14 @@ export function nextStreamNumber(): number {
 /** The most undelivered messages the GET stream keeps for a client that has not opened it yet. */
 const MAX_BACKLOG = 1000;
 
+const SSE_HEADERS: Record<string, string> = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  connection: "keep-alive",
+  "x-accel-buffering": "no",
+};
+
 /** The headers of an SSE response, then the session's own. */
 export function streamHeaders(own: Record<string, string>): Record<string, string> {
-  const headers: Record<string, string> = {
-    "content-type": "text/event-stream",
-    "cache-control": "no-cache, no-transform",
-    connection: "keep-alive",
-    "x-accel-buffering": "no",
-  };
-  for (const name in own) headers[name] = own[name]!;
-  return headers;
+  return extend(SSE_HEADERS, own);
 }
