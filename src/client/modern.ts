@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { fixedJson } from "../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import { extend } from "../protocol/extend.js";
 import { META } from "../protocol/modern.js";
@@ -60,17 +61,22 @@ export function withMeta(
   return params === undefined ? { _meta: meta } : extend(params, { _meta: meta });
 }
 
-const shared = new WeakMap<ModernIdentity, { logLevel: string | undefined; meta: Record<string, unknown> }>();
+const shared = new WeakMap<
+  ModernIdentity,
+  { logLevel: string | undefined; meta: Readonly<Record<string, unknown>> }
+>();
 
-function sharedMeta(identity: ModernIdentity): Record<string, unknown> {
+function sharedMeta(identity: ModernIdentity): Readonly<Record<string, unknown>> {
   const known = shared.get(identity);
   if (known && known.logLevel === identity.logLevel) return known.meta;
-  const meta: Record<string, unknown> = {
+  const own: Record<string, unknown> = {
     [META.protocolVersion]: identity.protocolVersion,
     [META.clientCapabilities]: identity.clientCapabilities,
     [META.clientInfo]: identity.clientInfo,
   };
-  if (identity.logLevel !== undefined) meta[META.logLevel] = identity.logLevel;
+  if (identity.logLevel !== undefined) own[META.logLevel] = identity.logLevel;
+  // Serialized once, not with every request.
+  const meta = fixedJson(own);
   shared.set(identity, { logLevel: identity.logLevel, meta });
   return meta;
 }

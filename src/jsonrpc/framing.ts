@@ -1,4 +1,6 @@
 import { StringDecoder } from "node:string_decoder";
+import { messageJson } from "./fixed-json.js";
+import { MessageParser } from "./message-parser.js";
 
 /** Default largest message the stdio framer accepts: 64 MiB (in UTF-16 code units). */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
@@ -40,6 +42,7 @@ function excerptOf(line: string): string {
  */
 export class NdjsonDecoder {
   private readonly decoder = new StringDecoder("utf8");
+  private readonly parser = new MessageParser();
   private readonly maxMessageSize: number;
   private readonly messagesPerTurn: number;
   private pending = "";
@@ -152,7 +155,7 @@ export class NdjsonDecoder {
     if (line.trim().length === 0) return;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = this.parser.parse(line);
     } catch (error) {
       this.onError(
         new FramingError(`not valid JSON (${(error as Error).message})`, "parse", excerptOf(line)),
@@ -174,6 +177,6 @@ export class NdjsonDecoder {
 }
 
 /** One message as one line of newline-delimited JSON. */
-export function serializeMessage(message: unknown): string {
-  return `${JSON.stringify(message)}\n`;
+export function serializeMessage(message: object): string {
+  return `${messageJson(message)}\n`;
 }

@@ -29,16 +29,20 @@ export function isModernRequest(params: Record<string, unknown> | undefined): bo
 
 /** Reads a stateless request's `_meta`; a missing or malformed required key is -32602. */
 export function readRequestMeta(params: Record<string, unknown> | undefined): RequestMeta {
-  // Read when a request is admitted and again, in the same turn, by its handler: the last
-  // request's reading is kept for that second look.
-  if (params !== undefined && params === last.params) return last.meta!;
-  const meta = parseRequestMeta(params);
+  // Read when a request is admitted and again by its handler; and a peer repeats its `_meta`, as one
+  // shared frozen object once the transport's parser recognises it. The last reading is kept.
+  const meta = params?._meta;
+  if (meta !== undefined && meta === last.meta && (params === last.params || Object.isFrozen(meta))) {
+    return last.read!;
+  }
+  const read = parseRequestMeta(params);
   last.params = params;
   last.meta = meta;
-  return meta;
+  last.read = read;
+  return read;
 }
 
-const last: { params?: Record<string, unknown>; meta?: RequestMeta } = {};
+const last: { params?: Record<string, unknown>; meta?: unknown; read?: RequestMeta } = {};
 
 function parseRequestMeta(params: Record<string, unknown> | undefined): RequestMeta {
   const meta = params?._meta as Record<string, unknown> | undefined;

@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { fixedJson } from "../jsonrpc/fixed-json.js";
 import { extend } from "../protocol/extend.js";
 import { META } from "../protocol/modern.js";
 import type { Implementation } from "../protocol/types/base.js";
@@ -50,9 +51,9 @@ export function modernResult(
   return decorated;
 }
 
-/** The `_meta` a server adds to every stateless result: its identity. */
+/** The `_meta` a server adds to every stateless result: its identity, serialized once. */
 export function serverMetaOf(serverInfo: Implementation): Readonly<Record<string, unknown>> {
-  return Object.freeze({ [META.serverInfo]: serverInfo });
+  return fixedJson({ [META.serverInfo]: serverInfo });
 }
 
 /** Errors whose code changed in 2026-07-28: a missing resource is invalid params there. */

@@ -25,6 +25,8 @@ export interface StreamHost {
   readonly reconnect: Required<ReconnectOptions>;
   /** Opens a GET event stream, resuming after `lastEventId` if given. */
   get(lastEventId: string | undefined, signal: AbortSignal): Promise<OpenedStream>;
+  /** Parses an event's data: `JSON.parse`, or the transport's parser that spans its streams. */
+  parse(text: string): unknown;
   deliver(message: unknown): void;
   error(error: Error): void;
 }
@@ -138,7 +140,7 @@ export class SseStream {
       if (event.data === "" || event.event !== "message") return;
       let message: unknown;
       try {
-        message = JSON.parse(event.data);
+        message = this.host.parse(event.data);
       } catch {
         this.host.error(
           new Error(`The server sent an SSE event that is not JSON: ${event.data.slice(0, 200)}`),

@@ -1,4 +1,6 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { messageJson } from "../../jsonrpc/fixed-json.js";
+import { MessageParser } from "../../jsonrpc/message-parser.js";
 import { isRequest, type JSONRPCMessage, type RequestId } from "../../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../transport.js";
 import { httpStatusError, transportError } from "./client-errors.js";
@@ -57,6 +59,8 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly inflight = new Set<{ abort(): void }>();
   /** The POST of each request in flight, by request id, so cancelling stops following it. */
   private readonly requests = new Map<RequestId, Abort>();
+  /** Parses every answer and event of this connection: the server repeats its `_meta`. */
+  private readonly parser = new MessageParser();
   private standalone: AbortController | undefined;
   /** Set once the client speaks the stateless revision. */
   private modern: { paramHeaders?: (message: JSONRPCMessage) => Record<string, string> } | undefined;
@@ -223,7 +227,7 @@ export class StreamableHttpClientTransport implements Transport {
         method: "POST",
         url: this.url,
         headers,
-        body: JSON.stringify(message),
+        body: messageJson(message),
         abort,
       });
       if (response.status < 200 || response.status >= 300) {
@@ -261,7 +265,7 @@ export class StreamableHttpClientTransport implements Transport {
     const text = await response.text();
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      body = this.parser.parse(text);
     } catch {
       throw new Error(`the server's JSON response is not JSON: ${text.slice(0, 200)}`);
     }
@@ -319,6 +323,7 @@ export class StreamableHttpClientTransport implements Transport {
         const response = await this.http.request({ method: "GET", url: this.url, headers, signal });
         return { response, what: this.what("GET"), sentSession: headers["mcp-session-id"] !== undefined };
       },
+      parse: (text) => this.parser.parse(text),
       deliver: (message) => this.deliver(message),
       error: (error) => this.handlers?.onerror(error),
     };

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import { type FramingError, NdjsonDecoder } from "../../jsonrpc/framing.js";
+import { type FramingError, NdjsonDecoder, serializeMessage } from "../../jsonrpc/framing.js";
 import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../transport.js";
 import { groupAlive, signalGroup } from "./process-group.js";
@@ -107,7 +107,7 @@ export class StdioClientTransport implements Transport {
     if (this.closing || this.ended || !this.writer) {
       throw new McpError(ErrorCode.ConnectionClosed, "the stdio connection is closed");
     }
-    this.writer.write(`${JSON.stringify(message)}\n`);
+    this.writer.write(serializeMessage(message));
   }
 
   /** Ends stdin, waits, then SIGTERM and at last SIGKILL to the whole process group. */

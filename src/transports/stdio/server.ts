@@ -1,6 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import { NdjsonDecoder } from "../../jsonrpc/framing.js";
+import { NdjsonDecoder, serializeMessage } from "../../jsonrpc/framing.js";
 import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../transport.js";
 import { MESSAGES_PER_TURN, WriteBatcher } from "./write-batcher.js";
@@ -75,7 +75,7 @@ export class StdioServerTransport implements Transport {
   send(message: JSONRPCMessage): void {
     if (this.closed || !this.writer)
       throw new McpError(ErrorCode.ConnectionClosed, "stdio transport is closed");
-    this.writer.write(`${JSON.stringify(message)}\n`);
+    this.writer.write(serializeMessage(message));
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
+import { MessageParser } from "../../../jsonrpc/message-parser.js";
 import { type JSONRPCMessage, messageProblem, type RequestId } from "../../../jsonrpc/messages.js";
 import {
   isModernRequest,
@@ -61,6 +62,8 @@ export class StreamableHttpHandler {
   /** Serves stateless (2026-07-28) requests, once one came. */
   private stateless: StatelessTransport | undefined;
   private statelessOpening: Promise<StatelessTransport> | undefined;
+  /** Parses request bodies: a stateless client repeats its `_meta` in every one. */
+  private readonly parser = new MessageParser();
 
   constructor(
     private readonly connect: ConnectSession,
@@ -134,7 +137,7 @@ export class StreamableHttpHandler {
     }
     let value: unknown;
     try {
-      value = JSON.parse(body);
+      value = this.parser.parse(body);
     } catch (error) {
       return reply(exchange, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
     }

@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
+import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../../transport.js";
 import { formatSseEvent } from "../sse.js";
@@ -64,7 +65,7 @@ export class HttpSessionTransport implements Transport {
         return;
       }
       const replayed = store.replayAfter(lastEventId, (id, message) =>
-        sink.write(formatSseEvent({ id, data: JSON.stringify(message) })),
+        sink.write(formatSseEvent({ id, data: messageJson(message) })),
       );
       // A synchronous store replays and attaches in one step, so no message falls in between.
       if (replayed instanceof Promise) await replayed;
@@ -127,7 +128,7 @@ export class HttpSessionTransport implements Transport {
     if (!post.stream && last && this.options.responseMode !== "sse") {
       // Only the response, and nothing before it: plain JSON is cheaper than a stream.
       const headers = { "content-type": "application/json", ...this.options.headers() };
-      post.exchange?.respond(200, headers, JSON.stringify(message));
+      post.exchange?.respond(200, headers, messageJson(message));
       post.exchange = undefined;
     } else {
       const stream = this.openPostStream(post);

@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
+import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "../../../jsonrpc/messages.js";
 import { META } from "../../../protocol/modern.js";
 import type { Transport, TransportHandlers } from "../../transport.js";
@@ -107,7 +108,7 @@ export class StatelessTransport implements Transport {
     }
     // 2026-07-28 gives JSON-RPC errors their HTTP status.
     const status = error ? modernErrorStatus(error.code) : 200;
-    pending.exchange?.respond(status, { "content-type": "application/json" }, JSON.stringify(answer));
+    pending.exchange?.respond(status, { "content-type": "application/json" }, messageJson(answer));
   }
 
   async close(): Promise<void> {

@@ -1,3 +1,4 @@
+import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
 import { extend } from "../../../protocol/extend.js";
 import { formatSseEvent } from "../sse.js";
@@ -109,7 +110,7 @@ export class Stream {
   }
 
   private emit(id: string | undefined, message: JSONRPCMessage): void {
-    const event = formatSseEvent({ id, data: JSON.stringify(message) });
+    const event = formatSseEvent({ id, data: messageJson(message) });
     if (this.sink) {
       this.sink.write(event);
     } else if (this.backlog) {
