@@ -24,7 +24,7 @@ import { httpTransports, shouldFallBack } from "./connect-http.js";
 import type { ClientEvents } from "./events.js";
 import type { FeatureAnswerer } from "./features.js";
 import { ListenStream } from "./listen.js";
-import { discover, type ModernIdentity, mirroredParams, modernRequest } from "./modern.js";
+import { discover, type ModernIdentity, mirroredParams, modernRequest, sharedMeta } from "./modern.js";
 import type { ClientOptions } from "./options.js";
 import { allPages } from "./paginate.js";
 import { type AsToolsOptions, asTools, type McpTool } from "./tool-adapter.js";
@@ -32,6 +32,9 @@ import { ToolResult } from "./tool-result.js";
 import { type ClientParts, wireClient } from "./wiring.js";
 
 /** Whether the transport keeps a session it can start over (Streamable HTTP). */
+const same = <T>(value: T): T => value;
+const toToolResult = (result: CallToolResult): ToolResult => new ToolResult(result);
+
 function hasSession(transport: Transport): transport is Transport & { resetSession(): void } {
   return typeof (transport as { resetSession?: unknown }).resetSession === "function";
 }
@@ -193,23 +196,36 @@ export class McpClient {
     params?: Record<string, unknown>,
     options?: RequestOptions,
   ): Promise<T> {
+    return this.send<T, T>(method, params, options, same);
+  }
+
+  /**
+   * A request whose result goes through `map` in the same step that takes the answer and handles
+   * its failures: one promise reaction per call, not one per stage.
+   */
+  private send<T, R>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions | undefined,
+    map: (result: T) => R,
+  ): Promise<R> {
     const modern = this.modern;
     if (modern) {
-      return modernRequest<T>(this.peer, method, params, modern, this.answer, options).catch((error) => {
+      return modernRequest<T, R>(this.peer, method, params, modern, this.answer, options, map, (error) => {
         // A broken response stream loses the request: it is sent again, as a new request.
         if (
           !(error instanceof McpError) ||
           !(error.data as { streamBroken?: boolean } | undefined)?.streamBroken
         )
           throw error;
-        return modernRequest<T>(this.peer, method, params, modern, this.answer, options);
+        return modernRequest<T, R>(this.peer, method, params, modern, this.answer, options, map);
       });
     }
-    return this.peer.request<T>(method, params, options).catch(async (error) => {
+    return this.peer.request<T>(method, params, options).then(map, async (error) => {
       if (!isSessionExpired(error) || !hasSession(this.transport)) throw error;
       // The server forgot the session (restart, expiry): start a new one once, then retry.
       await this.reinitialize(this.transport);
-      return this.peer.request<T>(method, params, options);
+      return map(await this.peer.request<T>(method, params, options));
     });
   }
 
@@ -253,9 +269,10 @@ export class McpClient {
    * and transport failures reject.
    */
   callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<ToolResult> {
-    return this.request<CallToolResult>("tools/call", { name, arguments: args }, options).then(
-      (result) => new ToolResult(result),
-    );
+    const params: Record<string, unknown> = { name, arguments: args };
+    // Built here with the identity's _meta, the params need no copy to add it.
+    if (this.modern) params._meta = sharedMeta(this.modern);
+    return this.send("tools/call", params, options, toToolResult);
   }
 
   /** Every tool of the server (all pages of tools/list) as `Tool`s for an agent. */

@@ -28,6 +28,8 @@ export interface ModernIdentity {
   clientInfo: Implementation;
   /** The least severe log level wanted; unset, the server sends no log messages. */
   logLevel?: string;
+  /** @internal The `_meta` made of this identity, and the log level it was made with. */
+  shared?: { logLevel: string | undefined; meta: Readonly<Record<string, unknown>> };
 }
 
 /** The most rounds of a multi round-trip request before the client gives up. */
@@ -50,25 +52,26 @@ function modernCapable(transport: Transport): transport is Transport & ModernCap
   return typeof (transport as Partial<ModernCapable>).useModern === "function";
 }
 
-/** The params of a stateless request: the caller's, with the client's `_meta` added. */
+/**
+ * The params of a stateless request: the caller's, with the client's `_meta` added. Params that
+ * already carry it (built by the client with `sharedMeta`) are sent as they are.
+ */
 export function withMeta(
   params: Record<string, unknown> | undefined,
   identity: ModernIdentity,
 ): Record<string, unknown> {
   const own = params?._meta as Record<string, unknown> | undefined;
+  const identityMeta = sharedMeta(identity);
+  if (own === identityMeta) return params!;
   // Most requests carry no _meta of their own: they share one object per identity and log level.
-  const meta = own === undefined ? sharedMeta(identity) : extend(own, sharedMeta(identity));
+  const meta = own === undefined ? identityMeta : extend(own, identityMeta);
   return params === undefined ? { _meta: meta } : extend(params, { _meta: meta });
 }
 
-const shared = new WeakMap<
-  ModernIdentity,
-  { logLevel: string | undefined; meta: Readonly<Record<string, unknown>> }
->();
-
-function sharedMeta(identity: ModernIdentity): Readonly<Record<string, unknown>> {
-  const known = shared.get(identity);
-  if (known && known.logLevel === identity.logLevel) return known.meta;
+/** The `_meta` of an identity's requests that have none of their own: one frozen object. */
+export function sharedMeta(identity: ModernIdentity): Readonly<Record<string, unknown>> {
+  const known = identity.shared;
+  if (known !== undefined && known.logLevel === identity.logLevel) return known.meta;
   const own: Record<string, unknown> = {
     [META.protocolVersion]: identity.protocolVersion,
     [META.clientCapabilities]: identity.clientCapabilities,
@@ -77,7 +80,7 @@ function sharedMeta(identity: ModernIdentity): Readonly<Record<string, unknown>>
   if (identity.logLevel !== undefined) own[META.logLevel] = identity.logLevel;
   // Serialized once, not with every request.
   const meta = fixedJson(own);
-  shared.set(identity, { logLevel: identity.logLevel, meta });
+  identity.shared = { logLevel: identity.logLevel, meta };
   return meta;
 }
 
@@ -143,22 +146,26 @@ export async function discover(
  * the client answers its `inputRequests` with its features and retries with `inputResponses` and
  * the server's `requestState`, each time as a new request.
  */
-export function modernRequest<T>(
+export function modernRequest<T, R = T>(
   peer: Peer,
   method: string,
   params: Record<string, unknown> | undefined,
   identity: ModernIdentity,
   answer: FeatureAnswerer,
   options: RequestOptions | undefined,
-): Promise<T> {
+  map: (result: T) => R,
+  recover?: (error: unknown) => R | Promise<R>,
+): Promise<R> {
   const base = withMeta(params, identity);
   // Results of older servers carry no resultType: they are complete.
   return peer
     .request<Record<string, unknown>>(method, base, options)
-    .then((result) =>
-      result.resultType === "input_required"
-        ? moreRounds<T>(peer, method, base, result, answer, options)
-        : (result as T),
+    .then(
+      (result) =>
+        result.resultType === "input_required"
+          ? moreRounds<T>(peer, method, base, result, answer, options).then(map, recover)
+          : map(result as T),
+      recover,
     );
 }
 

@@ -147,12 +147,13 @@ export class NdjsonDecoder {
   }
 
   private line(raw: string): void {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    const line = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
     if (line.length > this.maxMessageSize) {
       this.tooLong(line);
       return;
     }
-    if (line.trim().length === 0) return;
+    // A line that starts an object is not blank; only others need the closer look.
+    if (line.charCodeAt(0) !== 123 && line.trim().length === 0) return;
     let value: unknown;
     try {
       value = this.parser.parse(line);
