@@ -221,11 +221,14 @@ export class McpClient {
         return modernRequest<T, R>(this.peer, method, params, modern, this.answer, options, map);
       });
     }
-    return this.peer.request<T>(method, params, options).then(map, async (error) => {
-      if (!isSessionExpired(error) || !hasSession(this.transport)) throw error;
-      // The server forgot the session (restart, expiry): start a new one once, then retry.
-      await this.reinitialize(this.transport);
-      return map(await this.peer.request<T>(method, params, options));
+    return this.peer.requestThen<T, R>(method, params, options, {
+      map,
+      recover: async (error) => {
+        if (!isSessionExpired(error) || !hasSession(this.transport)) throw error;
+        // The server forgot the session (restart, expiry): start a new one once, then retry.
+        await this.reinitialize(this.transport);
+        return map(await this.peer.request<T>(method, params, options));
+      },
     });
   }
 

@@ -157,16 +157,14 @@ export function modernRequest<T, R = T>(
   recover?: (error: unknown) => R | Promise<R>,
 ): Promise<R> {
   const base = withMeta(params, identity);
-  // Results of older servers carry no resultType: they are complete.
-  return peer
-    .request<Record<string, unknown>>(method, base, options)
-    .then(
-      (result) =>
-        result.resultType === "input_required"
-          ? moreRounds<T>(peer, method, base, result, answer, options).then(map, recover)
-          : map(result as T),
-      recover,
-    );
+  return peer.requestThen<Record<string, unknown>, R>(method, base, options, {
+    // Results of older servers carry no resultType: they are complete.
+    map: (result) =>
+      result.resultType === "input_required"
+        ? moreRounds<T>(peer, method, base, result, answer, options).then(map, recover)
+        : map(result as T),
+    recover,
+  });
 }
 
 /** The rounds after the first, while the server asks for input. */

@@ -39,8 +39,13 @@ export function messageJson(message: object): string {
   if (typeof body !== "object" || body === null) return JSON.stringify(message);
   const meta = (body as Record<string, unknown>)._meta;
   const fixed = typeof meta === "object" && meta !== null ? FIXED.get(meta) : undefined;
-  // A frozen body cannot lend its _meta for the time of the stringify.
-  if (fixed === undefined || !Reflect.set(body, "_meta", undefined)) return JSON.stringify(message);
+  if (fixed === undefined) return JSON.stringify(message);
+  try {
+    (body as Record<string, unknown>)._meta = undefined;
+  } catch {
+    // A frozen body cannot lend its _meta for the time of the stringify.
+    return JSON.stringify(message);
+  }
   let text: string;
   try {
     text = JSON.stringify(message);

@@ -32,17 +32,18 @@ export function readRequestMeta(params: Record<string, unknown> | undefined): Re
   // Read when a request is admitted and again by its handler; and a peer repeats its `_meta`, as one
   // shared frozen object once the transport's parser recognises it. The last reading is kept.
   const meta = params?._meta;
-  if (meta !== undefined && meta === last.meta && (params === last.params || Object.isFrozen(meta))) {
-    return last.read!;
-  }
+  if (meta !== undefined && meta === last.meta && (last.frozen || params === last.params)) return last.read!;
   const read = parseRequestMeta(params);
   last.params = params;
   last.meta = meta;
+  last.frozen = Object.isFrozen(meta);
   last.read = read;
   return read;
 }
 
-const last: { params?: Record<string, unknown>; meta?: unknown; read?: RequestMeta } = {};
+const last: { params?: Record<string, unknown>; meta?: unknown; frozen: boolean; read?: RequestMeta } = {
+  frozen: false,
+};
 
 function parseRequestMeta(params: Record<string, unknown> | undefined): RequestMeta {
   const meta = params?._meta as Record<string, unknown> | undefined;

@@ -20,9 +20,19 @@ export interface RequestOptions {
   relatedRequestId?: RequestId;
 }
 
+/** What becomes of a request's result, or of its failure, before its promise settles. */
+export interface Continuation<T, R> {
+  map?: (result: T) => R | PromiseLike<R>;
+  recover?: (error: unknown) => R | PromiseLike<R>;
+}
+
 /** A request sent and not yet answered. */
 export class OutgoingRequest implements Expiring {
   settled = false;
+  /** Applied to the result as it arrives, in the same step: no promise reaction of its own. */
+  map: ((result: unknown) => unknown) | undefined;
+  /** Applied to a failure in the same way: what it returns or throws settles the request. */
+  recover: ((error: unknown) => unknown) | undefined;
   /** When it times out (`Date.now()` clock); kept by the peer's `Deadlines`. */
   deadline = 0;
   private expiry = "";
@@ -63,11 +73,25 @@ export class OutgoingRequest implements Expiring {
   }
 
   succeed(result: unknown): void {
-    if (this.settle()) this.resolve(result);
+    if (!this.settle()) return;
+    const map = this.map;
+    if (map === undefined) this.resolve(result);
+    else this.settleWith(map, result);
   }
 
   fail(error: unknown): void {
-    if (this.settle()) this.reject(error);
+    if (!this.settle()) return;
+    const recover = this.recover;
+    if (recover === undefined) this.reject(error);
+    else this.settleWith(recover, error);
+  }
+
+  private settleWith(next: (value: unknown) => unknown, value: unknown): void {
+    try {
+      this.resolve(next(value));
+    } catch (error) {
+      this.reject(error);
+    }
   }
 
   progress(params: Record<string, unknown>): void {

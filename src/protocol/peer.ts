@@ -11,7 +11,7 @@ import { messageProblem } from "../jsonrpc/messages.js";
 import type { Transport } from "../transports/transport.js";
 import { Deadlines } from "./deadlines.js";
 import { IncomingRequest } from "./incoming.js";
-import { OutgoingRequest, type RequestOptions } from "./outgoing.js";
+import { type Continuation, OutgoingRequest, type RequestOptions } from "./outgoing.js";
 import type { Result } from "./types/base.js";
 
 export { IncomingRequest } from "./incoming.js";
@@ -114,9 +114,25 @@ export class Peer {
     params?: Record<string, unknown>,
     options?: RequestOptions,
   ): Promise<T> {
-    if (this.ended !== undefined) return Promise.reject(this.closedWith());
+    return this.requestThen<T, T>(method, params, options, undefined);
+  }
+
+  /**
+   * `request(…).then(map, recover)` without the extra promise: `map` and `recover` run as the
+   * answer (or the failure) comes, and what they return or throw settles the promise.
+   */
+  requestThen<T, R>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions | undefined,
+    then: Continuation<T, R> | undefined,
+  ): Promise<R> {
+    if (this.ended !== undefined) {
+      const closed = Promise.reject(this.closedWith());
+      return then ? closed.then(then.map, then.recover) : (closed as Promise<R>);
+    }
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<R>((resolve, reject) => {
       const pending = new OutgoingRequest(
         this,
         id,
@@ -127,6 +143,10 @@ export class Peer {
         this.requestTimeout,
         this.deadlines,
       );
+      if (then !== undefined) {
+        pending.map = then.map as ((result: unknown) => unknown) | undefined;
+        pending.recover = then.recover;
+      }
       if (pending.settled) return;
       this.outgoing.set(id, pending);
       const message: JSONRPCRequest = { jsonrpc: "2.0", id, method };
