@@ -2,6 +2,11 @@ import { deepFreeze } from "./fixed-json.js";
 
 const COMMA = 44;
 const OPEN_BRACE = 123;
+/**
+ * Longer messages are parsed as they are: next to the rest of them a `_meta` costs nothing, and
+ * cutting it off would copy the whole text.
+ */
+const LONGEST = 64 * 1024;
 
 /**
  * `JSON.parse` for the messages of one peer, which remembers the `params._meta` or `result._meta`
@@ -25,8 +30,10 @@ export class MessageParser {
   /** Parses one message's text; throws `SyntaxError` as `JSON.parse` does. */
   parse(text: string): unknown {
     const meta = this.meta;
+    const length = text.length;
+    if (length > LONGEST) return JSON.parse(text);
     // Not endsWith, which compares character by character: string equality compares memory.
-    if (meta !== undefined && text.length > this.tail.length && text.slice(-this.tail.length) === this.tail) {
+    if (meta !== undefined && length > this.tail.length && text.slice(-this.tail.length) === this.tail) {
       const value = this.repeated(text, meta);
       if (value !== undefined) return value;
     }

@@ -100,6 +100,16 @@ describe("MessageParser", () => {
     for (const { expected, actual } of bothWays(texts)) expect(actual).toEqual(expected);
   });
 
+  it("parses long messages as they are", () => {
+    const parser = new MessageParser();
+    const short = [1, 2].map((id) => parser.parse(request(id, { _meta: identity })) as { params: object });
+    const long = parser.parse(request(3, { text: "x".repeat(70_000), _meta: identity })) as {
+      params: { _meta: unknown };
+    };
+    expect(long).toEqual(JSON.parse(request(3, { text: "x".repeat(70_000), _meta: identity })));
+    expect(long.params._meta).not.toBe((short[1]!.params as { _meta: unknown })._meta);
+  });
+
   it("stays right when every message brings a different _meta", () => {
     const texts = Array.from({ length: 300 }, (_, i) =>
       request(i, { name: "t", _meta: { progressToken: i % 7 === 0 ? 1 : i } }),
