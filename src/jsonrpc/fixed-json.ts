@@ -28,7 +28,7 @@ export function fixedJson<T extends object>(value: T): Readonly<T> {
 
 /**
  * A JSON-RPC message as JSON: `JSON.stringify(message)`, with a `_meta` made by `fixedJson` spliced
- * in as already-serialized text. Member order aside, the text is the same.
+ * in as already-serialized text when the rest is short. Member order aside, the text is the same.
  */
 export function messageJson(message: object): string {
   // The body must be the message's last member, so that its closing brace is the text's last but one.
@@ -39,7 +39,14 @@ export function messageJson(message: object): string {
   if (typeof body !== "object" || body === null) return JSON.stringify(message);
   const meta = (body as Record<string, unknown>)._meta;
   const fixed = typeof meta === "object" && meta !== null ? FIXED.get(meta) : undefined;
-  if (fixed === undefined) return JSON.stringify(message);
+  // Splicing cuts the text, which copies it: for a long message that costs more than it saves.
+  if (
+    fixed === undefined ||
+    typeof (body as { toJSON?: unknown }).toJSON === "function" ||
+    !surelyShort(body)
+  ) {
+    return JSON.stringify(message);
+  }
   try {
     (body as Record<string, unknown>)._meta = undefined;
   } catch {
@@ -57,4 +64,37 @@ export function messageJson(message: object): string {
   return text.charCodeAt(text.length - 3) === 123
     ? `${head}"_meta":${fixed}}}`
     : `${head},"_meta":${fixed}}}`;
+}
+
+/** The JSON length under which splicing pays, and the most values looked at to tell. */
+const SHORT = 1024;
+const LOOKS = 32;
+let looks = 0;
+let room = 0;
+
+/** Whether a body's JSON, but for its `_meta`, is surely shorter than `SHORT`, from a look at a few of its values. */
+function surelyShort(body: object): boolean {
+  looks = LOOKS;
+  room = SHORT;
+  for (const key in body) {
+    if (key !== "_meta" && !fits((body as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+function fits(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) {
+    room -= typeof value === "string" ? value.length + 2 : 24;
+    return room > 0;
+  }
+  if (--looks < 0) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!fits(value[i])) return false;
+    return true;
+  }
+  for (const key in value) {
+    room -= key.length + 4;
+    if (!fits((value as Record<string, unknown>)[key])) return false;
+  }
+  return room > 0;
 }

@@ -172,11 +172,42 @@ describe("messageJson", () => {
 
   it("serializes everything else with JSON.stringify", () => {
     const meta = fixedJson(identity);
-    const frozen = { jsonrpc: "2.0", id: 1, result: Object.freeze({ a: 1, _meta: meta }) };
     const notLast = { jsonrpc: "2.0", params: { _meta: meta }, method: "m" };
     const plain = { jsonrpc: "2.0", id: 2, method: "m", params: { _meta: { ...identity } } };
-    for (const message of [frozen, notLast, plain])
+    const withToJSON = { jsonrpc: "2.0", id: 3, result: { _meta: meta, toJSON: () => ({ x: 1 }) } };
+    for (const message of [notLast, plain, withToJSON])
       expect(messageJson(message)).toBe(JSON.stringify(message));
+  });
+
+  it("writes what JSON.stringify writes, the fixed _meta moved last", () => {
+    const meta = fixedJson(identity);
+    const short = [
+      { jsonrpc: "2.0", id: 'a"b', result: { _meta: meta, a: 1, skipped: undefined, f: () => 1 } },
+      {
+        jsonrpc: "2.0",
+        id: 7,
+        result: { content: [{ type: "text", text: 'é"x' }], _meta: meta, resultType: "complete" },
+      },
+      { jsonrpc: "2.0", id: undefined, method: "m", params: { 1: "one", b: [1, null], _meta: meta } },
+    ];
+    for (const message of short) {
+      const text = messageJson(message);
+      expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(message)));
+      expect(text.endsWith(`"_meta":${JSON.stringify(identity)}}}`)).toBe(true);
+      expect(text.length).toBe(JSON.stringify(message).length);
+    }
+    // A long one is not cut up: it is JSON.stringify's text as it is.
+    const long = {
+      jsonrpc: "2.0",
+      id: 8,
+      result: { content: [{ type: "text", text: "x".repeat(5000) }], _meta: meta },
+    };
+    const many = {
+      jsonrpc: "2.0",
+      id: 9,
+      result: { items: Array.from({ length: 100 }, (_, i) => i), _meta: meta },
+    };
+    for (const message of [long, many]) expect(messageJson(message)).toBe(JSON.stringify(message));
   });
 
   it("fixedJson keeps a frozen copy, whatever becomes of the original", () => {
