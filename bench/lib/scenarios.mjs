@@ -49,8 +49,8 @@ export const SCENARIOS = [
     kind: "echo",
     transport: "stdio",
     concurrency: 1,
-    calls: { full: 10_000, quick: 500 },
-    warmup: { full: 2_000, quick: 100 },
+    calls: { full: 30_000, quick: 500 },
+    warmup: { full: 10_000, quick: 100 },
     metrics: [
       { key: "callsPerSec", label: "calls/s", better: "higher", digits: 0, target: { min: 0.8 } },
       ...PER_CALL_CPU,
@@ -62,8 +62,8 @@ export const SCENARIOS = [
     kind: "echo",
     transport: "stdio",
     concurrency: 64,
-    calls: { full: 20_000, quick: 1_000 },
-    warmup: { full: 2_000, quick: 200 },
+    calls: { full: 40_000, quick: 1_000 },
+    warmup: { full: 10_000, quick: 200 },
     metrics: [
       { key: "callsPerSec", label: "calls/s", better: "higher", digits: 0, target: { min: 0.6 } },
       ...PER_CALL_CPU,
