@@ -24,7 +24,7 @@ export class IncomingRequest {
     this.method = message.method;
   }
 
-  /** The request's `_meta`, if it had one. */
+  /** The request's `_meta`, if it had one (shared and frozen when it repeats the previous one's). */
   get meta(): Meta | undefined {
     return this.message.params?._meta as Meta | undefined;
   }

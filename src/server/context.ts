@@ -58,7 +58,10 @@ export class RequestContext {
     return this.request.signal;
   }
 
-  /** The request's `_meta`. */
+  /**
+   * The request's `_meta`. A stateless request's `_meta` that repeats the previous one's is shared
+   * and frozen: copy it to change it.
+   */
   get meta(): Meta | undefined {
     return this.request.meta;
   }
