@@ -31,10 +31,10 @@ import { type AsToolsOptions, asTools, type McpTool } from "./tool-adapter.js";
 import { ToolResult } from "./tool-result.js";
 import { type ClientParts, wireClient } from "./wiring.js";
 
-/** Whether the transport keeps a session it can start over (Streamable HTTP). */
 const same = <T>(value: T): T => value;
 const toToolResult = (result: CallToolResult): ToolResult => new ToolResult(result);
 
+/** Whether the transport keeps a session it can start over (Streamable HTTP). */
 function hasSession(transport: Transport): transport is Transport & { resetSession(): void } {
   return typeof (transport as { resetSession?: unknown }).resetSession === "function";
 }
