@@ -43,12 +43,15 @@ const META = {
   "io.modelcontextprotocol/clientInfo": { name: "instructions", version: "1.0.0" },
 };
 
-/** Runs `command` under callgrind; resolves with the output file. */
-function callgrind(dir, name, command, args, io) {
+/** The config of the servers measured or measured against. */
+const serverConfig = (o) => JSON.stringify({ era: o.era, tools: 0, schema: "zod" });
+
+/** Starts `node --perf-basic-prof …args` under callgrind; returns the process and its output file. */
+function callgrind(dir, name, args, io) {
   const out = join(dir, `${name}.out`);
   const child = spawn(
     "valgrind",
-    ["--tool=callgrind", `--callgrind-out-file=${out}`, command, "--perf-basic-prof", ...args],
+    ["--tool=callgrind", `--callgrind-out-file=${out}`, process.execPath, "--perf-basic-prof", ...args],
     { cwd: ROOT, stdio: io },
   );
   return { child, out };
@@ -56,12 +59,10 @@ function callgrind(dir, name, command, args, io) {
 
 /** Drives a stdio server with prepared requests, one at a time. */
 async function driveServer(dir, name, o, calls) {
-  const config = JSON.stringify({ era: o.era, tools: 0, schema: "zod" });
   const { child, out } = callgrind(
     dir,
     name,
-    process.execPath,
-    [join("bench", "impl", o.impl, "server-stdio.mjs"), config],
+    [join("bench", "impl", o.impl, "server-stdio.mjs"), serverConfig(o)],
     ["pipe", "pipe", "ignore"],
   );
   let waiting;
@@ -118,10 +119,7 @@ async function driveClient(dir, name, o, calls) {
     target: {
       transport: "stdio",
       command: process.execPath,
-      args: [
-        join("bench", "impl", "mcpkit", "server-stdio.mjs"),
-        JSON.stringify({ era: o.era, tools: 0, schema: "zod" }),
-      ],
+      args: [join("bench", "impl", "mcpkit", "server-stdio.mjs"), serverConfig(o)],
     },
     calls,
     warmup: WARMUP,
@@ -132,9 +130,8 @@ async function driveClient(dir, name, o, calls) {
   const { child, out } = callgrind(
     dir,
     name,
-    process.execPath,
     [join("bench", "impl", o.impl, "client.mjs"), config],
-    ["ignore", "ignore", "ignore"],
+    "ignore",
   );
   const code = await new Promise((done) => child.once("exit", done));
   if (code !== 0) throw new Error(`the client under callgrind exited with ${code}`);
