@@ -1,6 +1,6 @@
 import type { Tool } from "../client/tool.js";
-import { Emitter } from "../protocol/emitter.js";
 import type { Progress } from "../protocol/types/base.js";
+import { Emitter } from "../util/emitter.js";
 import type {
   AssistantMessage,
   ChatMessage,

@@ -10,7 +10,7 @@ import {
   type EnumOption,
   enumOptions,
   type PrimitiveSchemaDefinition,
-} from "../protocol/elicitation.js";
+} from "../protocol/features/elicitation.js";
 import type { ElicitResult } from "../protocol/types/client-features.js";
 import { clearStatus, note } from "./status.js";
 

@@ -1,12 +1,12 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { Emitter } from "../protocol/emitter.js";
+import type { Peer, RequestOptions } from "../protocol/engine/peer.js";
 import {
   type ClientHandshakeOptions,
   clientHandshake,
   DEFAULT_HANDSHAKE_TIMEOUT,
-} from "../protocol/handshake.js";
-import type { Peer, RequestOptions } from "../protocol/peer.js";
+} from "../protocol/eras/handshake.js";
 import { type Revision, revisionOf } from "../protocol/revisions/index.js";
+import type { Transport } from "../protocol/transport.js";
 import type { Implementation, Result } from "../protocol/types/base.js";
 import type { LoggingLevel, Root } from "../protocol/types/client-features.js";
 import type { CompleteReference, CompleteResult } from "../protocol/types/completion.js";
@@ -14,10 +14,10 @@ import type { InitializeResult, ServerCapabilities } from "../protocol/types/lif
 import type { GetPromptResult, Prompt } from "../protocol/types/prompts.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../protocol/types/resources.js";
 import type { CallToolResult, JsonSchema, Tool } from "../protocol/types/tools.js";
-import { isSessionExpired } from "../transports/http/client-errors.js";
-import { paramHeadersOf } from "../transports/http/param-headers.js";
+import { isSessionExpired } from "../transports/http/shared/client-errors.js";
+import { paramHeadersOf } from "../transports/http/shared/param-headers.js";
 import { StdioClientTransport } from "../transports/stdio/client.js";
-import type { Transport } from "../transports/transport.js";
+import type { Emitter } from "../util/emitter.js";
 import { VERSION as version } from "../version.js";
 import { ResultCache } from "./cache.js";
 import { httpTransports, shouldFallBack } from "./connect-http.js";

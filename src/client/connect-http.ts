@@ -1,5 +1,5 @@
 import { McpError } from "../jsonrpc/errors.js";
-import type { Transport } from "../transports/transport.js";
+import type { Transport } from "../protocol/transport.js";
 import type { HttpClientOptions } from "./options.js";
 
 /** A failure that means "this server has no Streamable HTTP endpoint here": a 4xx answer. */
@@ -16,11 +16,11 @@ function isHttp4xx(error: unknown): boolean {
 export async function httpTransports(options: HttpClientOptions): Promise<(() => Promise<Transport>)[]> {
   const { url, headers, fetch, reconnect, endpointTimeout } = options;
   const streamable = async () => {
-    const { StreamableHttpClientTransport } = await import("../transports/http/client.js");
+    const { StreamableHttpClientTransport } = await import("../transports/http/client/transport.js");
     return new StreamableHttpClientTransport({ url, headers, fetch, reconnect });
   };
   const sse = async () => {
-    const { SseClientTransport } = await import("../transports/sse/client.js");
+    const { SseClientTransport } = await import("../transports/legacy-sse/client.js");
     return new SseClientTransport({ url, headers, fetch, endpointTimeout });
   };
   if (options.transport === "streamable-http") return [streamable];

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { applyDefaults, contentProblems, type ElicitationSchema } from "../protocol/elicitation.js";
-import type { Peer } from "../protocol/peer.js";
+import type { Peer } from "../protocol/engine/peer.js";
+import { applyDefaults, contentProblems, type ElicitationSchema } from "../protocol/features/elicitation.js";
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,

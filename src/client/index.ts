@@ -1,6 +1,6 @@
 export { ErrorCode, McpError } from "../jsonrpc/errors.js";
-export type { RequestOptions } from "../protocol/peer.js";
-export { isSessionExpired } from "../transports/http/client-errors.js";
+export type { RequestOptions } from "../protocol/engine/peer.js";
+export { isSessionExpired } from "../transports/http/shared/client-errors.js";
 export { McpClient } from "./client.js";
 export type { ClientEvents } from "./events.js";
 export type {

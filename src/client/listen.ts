@@ -1,4 +1,4 @@
-import type { Peer } from "../protocol/peer.js";
+import type { Peer } from "../protocol/engine/peer.js";
 import { type ModernIdentity, withMeta } from "./modern.js";
 
 /** What a `subscriptions/listen` request opts in to (2026-07-28). */

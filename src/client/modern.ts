@@ -1,10 +1,10 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { fixedJson } from "../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
-import { extend } from "../protocol/extend.js";
-import { META } from "../protocol/modern.js";
-import type { Peer, RequestOptions } from "../protocol/peer.js";
+import type { Peer, RequestOptions } from "../protocol/engine/peer.js";
+import { META } from "../protocol/eras/request-meta.js";
 import { LATEST_MODERN_VERSION, MODERN_VERSIONS, revisionOf } from "../protocol/revisions/index.js";
+import type { Transport } from "../protocol/transport.js";
 import type { Implementation } from "../protocol/types/base.js";
 import type {
   ClientCapabilities,
@@ -17,8 +17,8 @@ import {
   headerString,
   paramHeadersOf,
   valueAt,
-} from "../transports/http/param-headers.js";
-import type { Transport } from "../transports/transport.js";
+} from "../transports/http/shared/param-headers.js";
+import { extend } from "../util/extend.js";
 import type { FeatureAnswerer } from "./features.js";
 
 /** What a stateless (2026-07-28) client sends in every request's `_meta`. */

@@ -1,10 +1,10 @@
-import type { MessageTrace } from "../protocol/peer.js";
+import type { MessageTrace } from "../protocol/engine/peer.js";
+import type { Transport } from "../protocol/transport.js";
 import type { Implementation } from "../protocol/types/base.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
-import type { ReconnectOptions } from "../transports/http/client-stream.js";
-import type { HeadersOption } from "../transports/http/request.js";
+import type { ReconnectOptions } from "../transports/http/client/stream.js";
+import type { HeadersOption } from "../transports/http/shared/request.js";
 import type { StdioServerParameters } from "../transports/stdio/client.js";
-import type { Transport } from "../transports/transport.js";
 import type { ClientFeatures } from "./features.js";
 
 /** Options every connection takes, whatever the transport. */

@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { RequestOptions } from "../protocol/peer.js";
+import type { RequestOptions } from "../protocol/engine/peer.js";
 import {
   compileSchema,
   type InferOutput,

@@ -1,4 +1,4 @@
-import { joinText } from "../protocol/content.js";
+import { joinText } from "../protocol/features/content.js";
 import type { Meta } from "../protocol/types/base.js";
 import type { ContentBlock } from "../protocol/types/content.js";
 import type { CallToolResult } from "../protocol/types/tools.js";

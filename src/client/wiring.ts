@@ -1,11 +1,11 @@
-import { Emitter } from "../protocol/emitter.js";
-import type { ClientHandshakeOptions } from "../protocol/handshake.js";
-import { Peer } from "../protocol/peer.js";
+import { Peer } from "../protocol/engine/peer.js";
+import type { ClientHandshakeOptions } from "../protocol/eras/handshake.js";
+import type { Transport } from "../protocol/transport.js";
 import type { ProgressNotificationParams } from "../protocol/types/base.js";
 import type { Root } from "../protocol/types/client-features.js";
 import type { InitializeResult } from "../protocol/types/lifecycle.js";
 import type { JsonSchema } from "../protocol/types/tools.js";
-import type { Transport } from "../transports/transport.js";
+import { Emitter } from "../util/emitter.js";
 import { ResultCache } from "./cache.js";
 import { type ClientEvents, NOTIFICATION_EVENTS } from "./events.js";
 import { type FeatureAnswerer, featureAnswerer, featureCapabilities, installFeatures } from "./features.js";

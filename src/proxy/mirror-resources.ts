@@ -2,7 +2,7 @@
 import type { McpClient } from "../client/client.js";
 import type { CompleteReference } from "../protocol/types/completion.js";
 import type { Resource, ResourceTemplate } from "../protocol/types/resources.js";
-import { UriTemplate } from "../protocol/uri-template.js";
+import { UriTemplate } from "../util/uri-template.js";
 import { describeError, forwardCompletion, listOrNone, without } from "./forward.js";
 import { apply, isCurrent, type Registered, type SyncContext } from "./mirror-sync.js";
 

@@ -1,9 +1,9 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
-import { requestedSchemaProblems } from "../protocol/elicitation.js";
-import type { IncomingRequest } from "../protocol/incoming.js";
-import { missingCapability, type RequestMeta } from "../protocol/modern.js";
-import type { RequestOptions } from "../protocol/outgoing.js";
+import type { IncomingRequest } from "../protocol/engine/incoming.js";
+import type { RequestOptions } from "../protocol/engine/outgoing.js";
+import { missingCapability, type RequestMeta } from "../protocol/eras/request-meta.js";
+import { requestedSchemaProblems } from "../protocol/features/elicitation.js";
 import { revision_2026_07_28 } from "../protocol/revisions/2026-07-28.js";
 import type { Revision } from "../protocol/revisions/revision.js";
 import type { Implementation, Meta } from "../protocol/types/base.js";

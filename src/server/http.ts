@@ -1,15 +1,19 @@
-import { respondInternalError } from "../transports/http/server/exchange.js";
-import {
-  type ConnectSession,
-  StreamableHttpHandler,
-  type StreamableHttpOptions,
-} from "../transports/http/server/handler.js";
+import { WebExchange } from "../transports/http/server/adapters/web.js";
+import { StreamableHttpHandler, type StreamableHttpOptions } from "../transports/http/server/handler.js";
 import {
   type HttpServerHandle,
+  type ListenHttpOptions,
   listenHttp,
-  type ServeHttpOptions,
 } from "../transports/http/server/listen.js";
-import { WebExchange } from "../transports/http/server/web.js";
+import { type ConnectSession, respondInternalError } from "../transports/http/shared/exchange.js";
+import { bindPolicy } from "../transports/http/shared/origin.js";
+import { LegacySseHandler, type LegacySseOptions } from "../transports/legacy-sse/server.js";
+
+/** Options of `server.serveHttp`. */
+export interface ServeHttpOptions extends Omit<ListenHttpOptions, "mount"> {
+  /** Also serve the 2024-11-05 HTTP+SSE transport (`GET /sse`, `POST /messages`) for old clients. */
+  legacySse?: boolean | LegacySseOptions;
+}
 
 /**
  * The HTTP side of `McpServer`, loaded only when a server is served over HTTP, so a stdio server
@@ -22,7 +26,18 @@ export interface HttpHost {
 }
 
 export function serveHttp(host: HttpHost, options: ServeHttpOptions): Promise<HttpServerHandle> {
-  return listenHttp(host.connect, host.supportedVersions, { paramHeaders: host.paramHeaders, ...options });
+  const { legacySse, ...listen } = options;
+  const mount = legacySse
+    ? new LegacySseHandler(host.connect, {
+        ...bindPolicy(options.host ?? "127.0.0.1", options),
+        ...(legacySse === true ? {} : legacySse),
+      })
+    : undefined;
+  return listenHttp(host.connect, host.supportedVersions, {
+    paramHeaders: host.paramHeaders,
+    ...listen,
+    mount,
+  });
 }
 
 export function webHandler(

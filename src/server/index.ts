@@ -1,11 +1,12 @@
 export { ErrorCode, McpError } from "../jsonrpc/errors.js";
-export { audio, embeddedResource, image, resourceLink, text } from "../protocol/content.js";
+export { audio, embeddedResource, image, resourceLink, text } from "../protocol/features/content.js";
 export type { EventStore } from "../transports/http/server/event-store.js";
 export { MemoryEventStore } from "../transports/http/server/event-store.js";
 export type { StreamableHttpOptions } from "../transports/http/server/handler.js";
-export type { HttpServerHandle, ServeHttpOptions } from "../transports/http/server/listen.js";
+export type { HttpServerHandle } from "../transports/http/server/listen.js";
 export type { Completer, CompletionReturn } from "./completion.js";
 export { RequestContext } from "./context.js";
+export type { ServeHttpOptions } from "./http.js";
 export { LOGGING_LEVELS } from "./logging.js";
 export type {
   PromptArgs,

@@ -1,8 +1,8 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { fixedJson } from "../jsonrpc/fixed-json.js";
-import { extend } from "../protocol/extend.js";
-import { META } from "../protocol/modern.js";
+import { META } from "../protocol/eras/request-meta.js";
 import type { Implementation } from "../protocol/types/base.js";
+import { extend } from "../util/extend.js";
 import type { RequestContext } from "./context.js";
 import { InputRound } from "./input-round.js";
 import type { RequestStateSigner } from "./request-state.js";

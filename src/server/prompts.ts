@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { text } from "../protocol/content.js";
+import { text } from "../protocol/features/content.js";
 import { adaptContent, adaptDescription } from "../protocol/revisions/adapt.js";
 import type { Revision } from "../protocol/revisions/revision.js";
 import { exportJsonSchema } from "../protocol/schema/json-schema.js";

@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { nodeCrypto } from "../protocol/crypto.js";
+import { nodeCrypto } from "../util/crypto.js";
 
 /**
  * Signs and checks the `requestState` of multi round-trip requests: the answers gathered so far,

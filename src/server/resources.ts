@@ -9,7 +9,7 @@ import type {
   Resource,
   ResourceTemplate,
 } from "../protocol/types/resources.js";
-import { UriTemplate } from "../protocol/uri-template.js";
+import { UriTemplate } from "../util/uri-template.js";
 import { type Completer, complete } from "./completion.js";
 import type { RequestContext } from "./context.js";
 import { Paginator, pageOf, sortByKey } from "./paginate.js";

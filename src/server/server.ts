@@ -1,18 +1,19 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { extend } from "../protocol/extend.js";
-import { isModernRequest, readRequestMeta } from "../protocol/modern.js";
-import type { MessageTrace } from "../protocol/peer.js";
+import type { MessageTrace } from "../protocol/engine/peer.js";
+import { isModernRequest, readRequestMeta } from "../protocol/eras/request-meta.js";
 import { SUPPORTED_VERSIONS } from "../protocol/revisions/index.js";
 import type { SchemaLike } from "../protocol/schema/validator.js";
+import type { Transport } from "../protocol/transport.js";
 import type { Implementation } from "../protocol/types/base.js";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
 import type { StreamableHttpHandler, StreamableHttpOptions } from "../transports/http/server/handler.js";
-import type { HttpServerHandle, ServeHttpOptions } from "../transports/http/server/listen.js";
+import type { HttpServerHandle } from "../transports/http/server/listen.js";
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
-import type { Transport } from "../transports/transport.js";
+import { extend } from "../util/extend.js";
 import { completeRequest } from "./completion.js";
 import { RequestContext } from "./context.js";
+import type { ServeHttpOptions } from "./http.js";
 import {
   type CacheHint,
   modernError,

@@ -1,14 +1,15 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JSONRPCRequest, RequestId } from "../jsonrpc/messages.js";
+import { Peer, type PeerOptions } from "../protocol/engine/peer.js";
+import { chooseServerVersion } from "../protocol/eras/negotiate.js";
 import {
   isModernRequest,
   type RequestMeta,
   readRequestMeta,
   unsupportedVersion,
-} from "../protocol/modern.js";
-import { chooseServerVersion } from "../protocol/negotiate.js";
-import { Peer, type PeerOptions } from "../protocol/peer.js";
+} from "../protocol/eras/request-meta.js";
 import { adaptDescription, type Revision, revisionOf } from "../protocol/revisions/index.js";
+import type { Transport } from "../protocol/transport.js";
 import type { Implementation } from "../protocol/types/base.js";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type {
@@ -16,7 +17,6 @@ import type {
   InitializeResult,
   ServerCapabilities,
 } from "../protocol/types/lifecycle.js";
-import type { Transport } from "../transports/transport.js";
 import { isLoggingLevel, passes } from "./logging.js";
 
 /** What a session needs from its server. */

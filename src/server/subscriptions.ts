@@ -1,6 +1,6 @@
 import type { RequestId } from "../jsonrpc/messages.js";
-import type { IncomingRequest } from "../protocol/incoming.js";
-import { META } from "../protocol/modern.js";
+import type { IncomingRequest } from "../protocol/engine/incoming.js";
+import { META } from "../protocol/eras/request-meta.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
 
 /** What a `subscriptions/listen` request opts in to. */

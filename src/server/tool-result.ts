@@ -1,4 +1,4 @@
-import { text } from "../protocol/content.js";
+import { text } from "../protocol/features/content.js";
 import type { ContentBlock } from "../protocol/types/content.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
 

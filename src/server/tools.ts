@@ -13,7 +13,7 @@ import type {
   Tool,
   ToolAnnotations,
 } from "../protocol/types/tools.js";
-import { type ParamHeader, paramHeadersOf } from "../transports/http/param-headers.js";
+import { type ParamHeader, paramHeadersOf } from "../transports/http/shared/param-headers.js";
 import type { RequestContext } from "./context.js";
 import { Paginator } from "./paginate.js";
 import { type ToolReturn, toCallToolResult, toolError } from "./tool-result.js";

@@ -9,7 +9,7 @@ import {
   enumOptions,
   type PrimitiveSchemaDefinition,
   requestedSchemaProblems,
-} from "../../src/protocol/elicitation.js";
+} from "../../src/protocol/features/elicitation.js";
 
 // The official schemas: every valid schema built here must also pass them, so our subset agrees with theirs.
 const load = (revision: string) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
-import { Peer } from "../../src/protocol/peer.js";
+import { Peer } from "../../src/protocol/engine/peer.js";
 import { LEGACY_VERSIONS } from "../../src/protocol/revisions/index.js";
 import { McpServer } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/pair.js";

@@ -3,9 +3,9 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode, McpError } from "../../src/jsonrpc/errors.js";
 import type { JSONRPCMessage } from "../../src/jsonrpc/messages.js";
-import { Peer } from "../../src/protocol/peer.js";
+import { Peer } from "../../src/protocol/engine/peer.js";
+import type { Transport, TransportHandlers } from "../../src/protocol/transport.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/pair.js";
-import type { Transport, TransportHandlers } from "../../src/transports/transport.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UriTemplate, type UriTemplateValue } from "../../src/protocol/uri-template.js";
+import { UriTemplate, type UriTemplateValue } from "../../src/util/uri-template.js";
 
 // The variables of RFC 6570 section 3.2.
 const rfc: Record<string, UriTemplateValue> = {

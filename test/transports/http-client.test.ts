@@ -6,9 +6,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import type { McpError } from "../../src/jsonrpc/errors.js";
+import type { Transport } from "../../src/protocol/transport.js";
 import { isSessionExpired, StreamableHttpClientTransport } from "../../src/transports/http/index.js";
-import { SseClientTransport } from "../../src/transports/sse/index.js";
-import type { Transport } from "../../src/transports/transport.js";
+import { SseClientTransport } from "../../src/transports/legacy-sse/index.js";
 import {
   startSdkV1Sse,
   startSdkV1Streamable,

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import type { RequestOptions } from "../../protocol/peer.js";
+import type { RequestOptions } from "../../protocol/engine/peer.js";
 import type { Tool as McpToolDescription } from "../../protocol/types/tools.js";
-import { isSessionExpired } from "../../transports/http/client-errors.js";
+import { isSessionExpired } from "../../transports/http/shared/client-errors.js";
 import { McpClient } from "../client.js";
 import type { ToolCaller } from "../tool-adapter.js";
 import type { ToolResult } from "../tool-result.js";

@@ -1,4 +1,4 @@
-import { Emitter } from "../../protocol/emitter.js";
+import { Emitter } from "../../util/emitter.js";
 import type { McpClient } from "../client.js";
 import type { CommonClientOptions } from "../options.js";
 import type { McpToolOptions } from "../tool-adapter.js";

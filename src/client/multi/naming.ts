@@ -1,4 +1,4 @@
-import { nodeCrypto } from "../../protocol/crypto.js";
+import { nodeCrypto } from "../../util/crypto.js";
 
 /**
  * What to do when two servers offer tools with the same name:

@@ -1,4 +1,4 @@
-import { embeddedResource, image, text } from "../../protocol/content.js";
+import { embeddedResource, image, text } from "../../protocol/features/content.js";
 import type { PromptArgumentSpec } from "../../server/prompts.js";
 import type { McpServer } from "../../server/server.js";
 import { PNG_BASE64, PNG_DATA_URI } from "./media.js";

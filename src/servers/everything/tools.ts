@@ -1,4 +1,4 @@
-import { audio, embeddedResource, image, resourceLink, text } from "../../protocol/content.js";
+import { audio, embeddedResource, image, resourceLink, text } from "../../protocol/features/content.js";
 import type { McpServer } from "../../server/server.js";
 import { PNG_BASE64, PNG_DATA_URI, WAV_BASE64 } from "./media.js";
 import { STATIC_BINARY_URI, STATIC_TEXT_URI, WATCHED_URI, type WatchedResource } from "./resources.js";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import { text } from "../../protocol/content.js";
+import { text } from "../../protocol/features/content.js";
 import type { McpServer } from "../../server/server.js";
 import { type FsContext, readTextFile } from "./context.js";
 import { describeError, FsError } from "./errors.js";

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../transport.js";
+import type { Transport, TransportHandlers } from "../../protocol/transport.js";
 
 /** One end of an in-memory pair. Messages are cloned through JSON, as on a real wire. */
 class MemoryTransport implements Transport {

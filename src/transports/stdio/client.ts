@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { type FramingError, NdjsonDecoder, serializeMessage } from "../../jsonrpc/framing.js";
 import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../transport.js";
+import type { Transport, TransportHandlers } from "../../protocol/transport.js";
 import { groupAlive, signalGroup } from "./process-group.js";
 import { trackGroup, untrackGroup } from "./reaper.js";
 import { StderrTail } from "./stderr-tail.js";

@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { NdjsonDecoder, serializeMessage } from "../../jsonrpc/framing.js";
 import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../transport.js";
+import type { Transport, TransportHandlers } from "../../protocol/transport.js";
 import { MESSAGES_PER_TURN, WriteBatcher } from "./write-batcher.js";
 
 export interface StdioServerTransportOptions {

@@ -7,13 +7,12 @@ import {
   type RequestMeta,
   readRequestMeta,
   unsupportedVersion,
-} from "../../../protocol/modern.js";
+} from "../../../protocol/eras/request-meta.js";
 import { revisionOf } from "../../../protocol/revisions/index.js";
-import type { Transport } from "../../transport.js";
+import { BodyTooLargeError, type ConnectSession, type HttpExchange } from "../shared/exchange.js";
+import { type OriginPolicy, originProblem } from "../shared/origin.js";
 import { type EventStore, MemoryEventStore } from "./event-store.js";
-import { BodyTooLargeError, type HttpExchange } from "./exchange.js";
 import { modernErrorStatus, modernHeaderProblem, type ParamHeaders } from "./modern-headers.js";
-import { type OriginPolicy, originProblem } from "./origin.js";
 import { HttpSessionTransport, type ResponseMode } from "./session-transport.js";
 import { StatelessTransport } from "./stateless-transport.js";
 
@@ -38,9 +37,6 @@ export interface StreamableHttpOptions extends OriginPolicy {
   /** For each tool, the `Mcp-Param-*` headers its arguments are mirrored in (2026-07-28). */
   paramHeaders?: ParamHeaders;
 }
-
-/** Starts a server session on a transport; `assumeVersion` skips the handshake (stateless mode). */
-export type ConnectSession = (transport: Transport, init: { assumeVersion?: string }) => Promise<void>;
 
 interface SessionEntry {
   transport: HttpSessionTransport;

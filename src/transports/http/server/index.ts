@@ -1,9 +1,15 @@
-export { LegacySseHandler, type LegacySseOptions } from "../../sse/server.js";
+export { LegacySseHandler, type LegacySseOptions } from "../../legacy-sse/server.js";
+export {
+  BodyTooLargeError,
+  type ConnectSession,
+  type HttpExchange,
+  type MountedRoutes,
+  type SseSink,
+} from "../shared/exchange.js";
+export { isLoopback, LOCALHOST_NAMES, type OriginPolicy } from "../shared/origin.js";
+export { NodeExchange } from "./adapters/node.js";
+export { WebExchange } from "./adapters/web.js";
 export { type EventStore, MemoryEventStore } from "./event-store.js";
-export { BodyTooLargeError, type HttpExchange, type SseSink } from "./exchange.js";
-export { type ConnectSession, StreamableHttpHandler, type StreamableHttpOptions } from "./handler.js";
-export { type HttpServerHandle, listenHttp, type ServeHttpOptions } from "./listen.js";
-export { NodeExchange } from "./node.js";
-export { isLoopback, LOCALHOST_NAMES, type OriginPolicy } from "./origin.js";
+export { StreamableHttpHandler, type StreamableHttpOptions } from "./handler.js";
+export { type HttpServerHandle, type ListenHttpOptions, listenHttp } from "./listen.js";
 export { HttpSessionTransport, type ResponseMode } from "./session-transport.js";
-export { WebExchange } from "./web.js";

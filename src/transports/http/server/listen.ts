@@ -1,21 +1,19 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { LegacySseHandler, type LegacySseOptions } from "../../sse/server.js";
-import { respondInternalError } from "./exchange.js";
-import type { ConnectSession, StreamableHttpOptions } from "./handler.js";
-import { StreamableHttpHandler } from "./handler.js";
-import { NodeExchange } from "./node.js";
-import { isLoopback, LOCALHOST_NAMES } from "./origin.js";
+import { type ConnectSession, type MountedRoutes, respondInternalError } from "../shared/exchange.js";
+import { bindPolicy } from "../shared/origin.js";
+import { NodeExchange } from "./adapters/node.js";
+import { StreamableHttpHandler, type StreamableHttpOptions } from "./handler.js";
 
-export interface ServeHttpOptions extends StreamableHttpOptions {
+export interface ListenHttpOptions extends StreamableHttpOptions {
   /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
   /** Address to bind; default 127.0.0.1. On loopback, Host and Origin default to localhost names. */
   host?: string;
   /** Path of the MCP endpoint; default `/mcp`. */
   path?: string;
-  /** Also serve the 2024-11-05 HTTP+SSE transport (`GET /sse`, `POST /messages`) for old clients. */
-  legacySse?: boolean | (LegacySseOptions & { path?: string });
+  /** Routes served beside the endpoint, such as a `LegacySseHandler` for 2024-11-05 clients. */
+  mount?: MountedRoutes;
 }
 
 /** A running HTTP server. */
@@ -33,33 +31,26 @@ export interface HttpServerHandle {
 export async function listenHttp(
   connect: ConnectSession,
   supportedVersions: readonly string[],
-  options: ServeHttpOptions = {},
+  options: ListenHttpOptions = {},
 ): Promise<HttpServerHandle> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
-  const local = isLoopback(host);
-  const policy = {
-    allowedHosts: options.allowedHosts ?? (local ? LOCALHOST_NAMES : undefined),
-    allowedOrigins: options.allowedOrigins ?? (local ? LOCALHOST_NAMES : undefined),
-  };
-  const handler = new StreamableHttpHandler(connect, supportedVersions, { ...options, ...policy });
-  const legacyOptions = typeof options.legacySse === "object" ? options.legacySse : {};
-  const legacy = options.legacySse
-    ? new LegacySseHandler(connect, { ...policy, ...legacyOptions })
-    : undefined;
-  const ssePath = legacyOptions.path ?? "/sse";
+  const handler = new StreamableHttpHandler(connect, supportedVersions, {
+    ...options,
+    ...bindPolicy(host, options),
+  });
+  const mount = options.mount;
 
   const server = createServer((req, res) => {
     const exchange = new NodeExchange(req, res);
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const pathname = query === -1 ? url : url.slice(0, query);
-    let done: Promise<void>;
-    if (pathname === path) done = handler.handle(exchange);
-    else if (legacy && pathname === ssePath && req.method === "GET") done = legacy.openStream(exchange);
-    else if (legacy && pathname === legacy.messagesPath && req.method === "POST")
-      done = legacy.post(exchange);
-    else done = Promise.resolve(exchange.respond(404, { "content-type": "text/plain" }, "Not Found"));
+    const done =
+      pathname === path
+        ? handler.handle(exchange)
+        : (mount?.route(exchange, pathname) ??
+          Promise.resolve(exchange.respond(404, { "content-type": "text/plain" }, "Not Found")));
     done.catch((error: unknown) => respondInternalError(exchange, error));
   });
   // Streams are long-lived; node's default request timeout would cut them.
@@ -77,7 +68,7 @@ export async function listenHttp(
     server,
     handler,
     async close() {
-      await Promise.all([handler.close(), legacy?.close()]);
+      await Promise.all([handler.close(), mount?.close()]);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

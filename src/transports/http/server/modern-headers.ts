@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
-import { decodeHeaderValue, headerString, type ParamHeader, valueAt } from "../param-headers.js";
-import type { HttpExchange } from "./exchange.js";
+import type { HttpExchange } from "../shared/exchange.js";
+import { decodeHeaderValue, headerString, type ParamHeader, valueAt } from "../shared/param-headers.js";
 
 /** Where `Mcp-Name` comes from, per method (2026-07-28, SEP-2243). */
 const NAME_SOURCE: Record<string, "name" | "uri"> = {

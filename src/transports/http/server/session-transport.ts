@@ -1,9 +1,9 @@
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../../transport.js";
-import { formatSseEvent } from "../sse.js";
-import type { HttpExchange } from "./exchange.js";
+import type { Transport, TransportHandlers } from "../../../protocol/transport.js";
+import type { HttpExchange } from "../shared/exchange.js";
+import { formatSseEvent } from "../shared/sse.js";
 import { nextStreamNumber, Stream, type StreamOptions, streamHeaders } from "./stream.js";
 
 export type { ResponseMode, StreamOptions } from "./stream.js";

@@ -1,9 +1,9 @@
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "../../../jsonrpc/messages.js";
-import { META } from "../../../protocol/modern.js";
-import type { Transport, TransportHandlers } from "../../transport.js";
-import type { HttpExchange } from "./exchange.js";
+import { META } from "../../../protocol/eras/request-meta.js";
+import type { Transport, TransportHandlers } from "../../../protocol/transport.js";
+import type { HttpExchange } from "../shared/exchange.js";
 import { modernErrorStatus } from "./modern-headers.js";
 import { nextStreamNumber, Stream, type StreamOptions, streamHeaders } from "./stream.js";
 

@@ -1,9 +1,9 @@
 import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
-import { extend } from "../../../protocol/extend.js";
-import { formatSseEvent } from "../sse.js";
+import { extend } from "../../../util/extend.js";
+import type { SseSink } from "../shared/exchange.js";
+import { formatSseEvent } from "../shared/sse.js";
 import type { EventStore } from "./event-store.js";
-import type { SseSink } from "./exchange.js";
 
 /** How a POST's answer is sent: JSON unless something comes before the response, always JSON, or always SSE. */
 export type ResponseMode = "auto" | "json" | "sse";

@@ -45,3 +45,12 @@ export function originProblem(exchange: HttpExchange, policy: OriginPolicy): str
   }
   return undefined;
 }
+
+/** The policy of a server bound to `host`: on loopback, Host and Origin default to localhost names. */
+export function bindPolicy(host: string, given: OriginPolicy): OriginPolicy {
+  const local = isLoopback(host);
+  return {
+    allowedHosts: given.allowedHosts ?? (local ? LOCALHOST_NAMES : undefined),
+    allowedOrigins: given.allowedOrigins ?? (local ? LOCALHOST_NAMES : undefined),
+  };
+}

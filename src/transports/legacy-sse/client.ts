@@ -1,16 +1,16 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { isRequest, type JSONRPCMessage } from "../../jsonrpc/messages.js";
-import { httpStatusError, transportError } from "../http/client-errors.js";
-import { NodeHttpClient } from "../http/node-request.js";
+import type { Transport, TransportHandlers } from "../../protocol/transport.js";
+import { httpStatusError, transportError } from "../http/shared/client-errors.js";
+import { NodeHttpClient } from "../http/shared/node-request.js";
 import {
   customHeaders,
   FetchHttpClient,
   type HeadersOption,
   type HttpClient,
   mediaType,
-} from "../http/request.js";
-import { SseParser } from "../http/sse.js";
-import type { Transport, TransportHandlers } from "../transport.js";
+} from "../http/shared/request.js";
+import { SseParser } from "../http/shared/sse.js";
 
 /** How long `start()` waits for the `endpoint` event by default. */
 export const DEFAULT_ENDPOINT_TIMEOUT = 30_000;

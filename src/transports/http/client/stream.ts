@@ -1,8 +1,8 @@
-import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import type { RequestId } from "../../jsonrpc/messages.js";
-import { httpStatusError, isSessionExpired, transportError } from "./client-errors.js";
-import { type HttpResponse, mediaType } from "./request.js";
-import { SseParser } from "./sse.js";
+import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
+import type { RequestId } from "../../../jsonrpc/messages.js";
+import { httpStatusError, isSessionExpired, transportError } from "../shared/client-errors.js";
+import { type HttpResponse, mediaType } from "../shared/request.js";
+import { SseParser } from "../shared/sse.js";
 
 /** How lost SSE streams are resumed. */
 export interface ReconnectOptions {

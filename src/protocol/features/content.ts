@@ -1,4 +1,4 @@
-import type { Annotations } from "./types/base.js";
+import type { Annotations } from "../types/base.js";
 import type {
   AudioContent,
   ContentBlock,
@@ -7,7 +7,7 @@ import type {
   ResourceContents,
   ResourceLink,
   TextContent,
-} from "./types/content.js";
+} from "../types/content.js";
 
 /** A text content block. */
 export function text(value: string, annotations?: Annotations): TextContent {

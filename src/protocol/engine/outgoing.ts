@@ -1,8 +1,8 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { RequestId } from "../jsonrpc/messages.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { RequestId } from "../../jsonrpc/messages.js";
+import type { Progress } from "../types/base.js";
 import type { Deadlines, Expiring } from "./deadlines.js";
 import type { Peer } from "./peer.js";
-import type { Progress } from "./types/base.js";
 
 /** Per-request options of every request method. */
 export interface RequestOptions {

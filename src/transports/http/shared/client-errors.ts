@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import { bodyExcerpt, type HttpResponse } from "./request.js";
 
 /**

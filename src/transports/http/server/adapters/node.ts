@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BodyTooLargeError, type HttpExchange, type SseSink } from "./exchange.js";
+import { BodyTooLargeError, type HttpExchange, type SseSink } from "../../shared/exchange.js";
 
 /** An exchange over `node:http` objects: no web `Request`/`Response` on this path. */
 export class NodeExchange implements HttpExchange {

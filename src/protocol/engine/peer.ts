@@ -1,18 +1,18 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { FramingError } from "../jsonrpc/framing.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { FramingError } from "../../jsonrpc/framing.js";
 import type {
   JSONRPCErrorResponse,
   JSONRPCMessage,
   JSONRPCNotification,
   JSONRPCRequest,
   RequestId,
-} from "../jsonrpc/messages.js";
-import { messageProblem } from "../jsonrpc/messages.js";
-import type { Transport } from "../transports/transport.js";
+} from "../../jsonrpc/messages.js";
+import { messageProblem } from "../../jsonrpc/messages.js";
+import type { Transport } from "../transport.js";
+import type { Result } from "../types/base.js";
 import { Deadlines } from "./deadlines.js";
 import { IncomingRequest } from "./incoming.js";
 import { type Continuation, OutgoingRequest, type RequestOptions } from "./outgoing.js";
-import type { Result } from "./types/base.js";
 
 export { IncomingRequest } from "./incoming.js";
 export type { RequestOptions } from "./outgoing.js";

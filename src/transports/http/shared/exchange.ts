@@ -1,3 +1,4 @@
+import type { Transport } from "../../../protocol/transport.js";
 /**
  * One HTTP request and its response, as the Streamable HTTP handler sees it. Adapters build it from
  * `node:http` objects directly (no web `Request` conversion on that path) or from a web `Request`.
@@ -46,4 +47,16 @@ export function respondInternalError(exchange: HttpExchange, error: unknown): vo
     { "content-type": "application/json" },
     JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message } }),
   );
+}
+
+/** Starts a server session on a transport; `assumeVersion` skips the handshake (stateless mode). */
+export type ConnectSession = (transport: Transport, init: { assumeVersion?: string }) => Promise<void>;
+
+/**
+ * Routes served beside the MCP endpoint by the same HTTP server (the legacy HTTP+SSE transport):
+ * `route` answers the exchanges it owns and returns `undefined` for the others.
+ */
+export interface MountedRoutes {
+  route(exchange: HttpExchange, pathname: string): Promise<void> | undefined;
+  close(): Promise<void>;
 }

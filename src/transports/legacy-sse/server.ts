@@ -1,14 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { type JSONRPCMessage, messageProblem } from "../../jsonrpc/messages.js";
-import type { HttpExchange, SseSink } from "../http/server/exchange.js";
-import { BodyTooLargeError } from "../http/server/exchange.js";
-import type { ConnectSession } from "../http/server/handler.js";
-import { type OriginPolicy, originProblem } from "../http/server/origin.js";
-import { formatSseEvent } from "../http/sse.js";
-import type { Transport, TransportHandlers } from "../transport.js";
+import type { Transport, TransportHandlers } from "../../protocol/transport.js";
+import {
+  BodyTooLargeError,
+  type ConnectSession,
+  type HttpExchange,
+  type MountedRoutes,
+  type SseSink,
+} from "../http/shared/exchange.js";
+import { type OriginPolicy, originProblem } from "../http/shared/origin.js";
+import { formatSseEvent } from "../http/shared/sse.js";
 
 export interface LegacySseOptions extends OriginPolicy {
+  /** Where clients GET the event stream. Default `/sse`. */
+  path?: string;
   /** Where clients POST their messages; the `endpoint` event points here. Default `/messages`. */
   messagesPath?: string;
   maxBodySize?: number;
@@ -60,15 +66,24 @@ class LegacySseTransport implements Transport {
  * The HTTP+SSE transport of protocol 2024-11-05, for old clients: a GET opens the event stream and
  * names, in an `endpoint` event, the URL to POST messages to.
  */
-export class LegacySseHandler {
+export class LegacySseHandler implements MountedRoutes {
   private readonly sessions = new Map<string, LegacySseTransport>();
+  readonly streamPath: string;
   readonly messagesPath: string;
 
   constructor(
     private readonly connect: ConnectSession,
     private readonly options: LegacySseOptions = {},
   ) {
+    this.streamPath = options.path ?? "/sse";
     this.messagesPath = options.messagesPath ?? "/messages";
+  }
+
+  /** Serves `GET streamPath` and `POST messagesPath`; leaves every other exchange alone. */
+  route(exchange: HttpExchange, pathname: string): Promise<void> | undefined {
+    if (pathname === this.streamPath && exchange.method === "GET") return this.openStream(exchange);
+    if (pathname === this.messagesPath && exchange.method === "POST") return this.post(exchange);
+    return undefined;
   }
 
   /** GET: opens a session's event stream and sends its `endpoint`. */

@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import { extend } from "../../protocol/extend.js";
+import { extend } from "../../../util/extend.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "./request.js";
 
 /**

@@ -1,5 +1,5 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from "./revisions/index.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from "../revisions/index.js";
 
 /**
  * The server's side of version negotiation: the client's version if the server speaks it,

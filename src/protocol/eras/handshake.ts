@@ -1,9 +1,9 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { Peer } from "../engine/peer.js";
+import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from "../revisions/index.js";
+import type { Implementation } from "../types/base.js";
+import type { ClientCapabilities, InitializeResult } from "../types/lifecycle.js";
 import { acceptServerVersion } from "./negotiate.js";
-import type { Peer } from "./peer.js";
-import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from "./revisions/index.js";
-import type { Implementation } from "./types/base.js";
-import type { ClientCapabilities, InitializeResult } from "./types/lifecycle.js";
 
 /** How long the whole `initialize` exchange may take by default. */
 export const DEFAULT_HANDSHAKE_TIMEOUT = 30_000;

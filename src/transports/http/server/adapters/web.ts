@@ -1,4 +1,4 @@
-import { BodyTooLargeError, type HttpExchange, type SseSink } from "./exchange.js";
+import { BodyTooLargeError, type HttpExchange, type SseSink } from "../../shared/exchange.js";
 
 /**
  * An exchange over a web `Request`; `response` resolves with the `Response` once the handler has

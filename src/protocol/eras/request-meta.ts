@@ -1,7 +1,7 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { Implementation } from "./types/base.js";
-import type { LoggingLevel } from "./types/client-features.js";
-import type { ClientCapabilities } from "./types/lifecycle.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { Implementation } from "../types/base.js";
+import type { LoggingLevel } from "../types/client-features.js";
+import type { ClientCapabilities } from "../types/lifecycle.js";
 
 /** The `_meta` keys of the stateless revision (2026-07-28). */
 export const META = {

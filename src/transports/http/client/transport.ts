@@ -1,16 +1,15 @@
-import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import { messageJson } from "../../jsonrpc/fixed-json.js";
-import { MessageParser } from "../../jsonrpc/message-parser.js";
-import { isRequest, type JSONRPCMessage, type RequestId } from "../../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../transport.js";
-import { httpStatusError, transportError } from "./client-errors.js";
-import { encodeHeaderValue } from "./param-headers.js";
+import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
+import { messageJson } from "../../../jsonrpc/fixed-json.js";
+import { MessageParser } from "../../../jsonrpc/message-parser.js";
+import { isRequest, type JSONRPCMessage, type RequestId } from "../../../jsonrpc/messages.js";
+import type { Transport, TransportHandlers } from "../../../protocol/transport.js";
+import { httpStatusError, transportError } from "../shared/client-errors.js";
+import { encodeHeaderValue } from "../shared/param-headers.js";
 
 /** Methods whose `params.name` the `Mcp-Name` header mirrors. */
 const NAMED = new Set(["tools/call", "prompts/get", "tasks/get", "tasks/update", "tasks/cancel"]);
 
-import { DEFAULT_RECONNECT, type ReconnectOptions, SseStream, type StreamHost } from "./client-stream.js";
-import { NodeHttpClient } from "./node-request.js";
+import { NodeHttpClient } from "../shared/node-request.js";
 import {
   Abort,
   customHeaders,
@@ -19,7 +18,8 @@ import {
   type HttpClient,
   type HttpResponse,
   mediaType,
-} from "./request.js";
+} from "../shared/request.js";
+import { DEFAULT_RECONNECT, type ReconnectOptions, SseStream, type StreamHost } from "./stream.js";
 
 export interface StreamableHttpClientOptions {
   /** The server's MCP endpoint. */

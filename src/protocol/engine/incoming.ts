@@ -1,6 +1,6 @@
-import type { JSONRPCRequest, RequestId } from "../jsonrpc/messages.js";
+import type { JSONRPCRequest, RequestId } from "../../jsonrpc/messages.js";
+import type { Meta, ProgressToken, Result } from "../types/base.js";
 import type { Peer, RequestOptions } from "./peer.js";
-import type { Meta, ProgressToken, Result } from "./types/base.js";
 
 /**
  * A request being handled: its id, `_meta`, a cancellation signal, and ways to report progress

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// Checks the import rule of DESIGN's layers from the import lines of src/: a file imports only from
+// its own layer or the ones below, the two roles never import each other, and no two folders
+// import each other, directly or round a longer loop (type-only imports included). A folder's
+// index.ts only re-exports what lies under it, so it takes no part in the loop check.
+//   node scripts/check-layers.mjs     (exit 1 and one line per violation)
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), "../src");
+
+/** Top-level folders of src/ by layer, lowest first. */
+const LAYERS = [
+  ["base", ["jsonrpc", "util", "version.ts"]],
+  ["protocol", ["protocol"]],
+  ["transports", ["transports"]],
+  ["roles", ["server", "client"]],
+  ["integrations", ["agent", "langchain", "ai-sdk", "proxy", "servers", "extensions", "redis", "otel"]],
+  ["apps", ["cli"]],
+];
+const rankOf = new Map(LAYERS.flatMap(([, tops], rank) => tops.map((top) => [top, rank])));
+const ROLES = new Set(["server", "client"]);
+
+function files(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return files(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^;"']*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+function importsOf(file) {
+  const text = readFileSync(file, "utf8");
+  const found = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const spec = match[1] ?? match[2];
+    if (spec.startsWith(".")) found.push(resolve(dirname(file), spec).replace(/\.js$/, ".ts"));
+  }
+  return found;
+}
+
+const top = (path) => relative(src, path).split("/")[0];
+const folder = (path) => relative(src, dirname(path)) || ".";
+const problems = [];
+const edges = new Map();
+
+for (const file of files(src)) {
+  const from = top(file);
+  const fromRank = rankOf.get(from);
+  const isRootEntry = folder(file) === "." && from !== "version.ts";
+  if (fromRank === undefined && !isRootEntry) problems.push(`${relative(src, file)}: src/${from} belongs to no layer`);
+  for (const target of importsOf(file)) {
+    const to = top(target);
+    const toRank = rankOf.get(to);
+    const where = `${relative(src, file)} imports ${relative(src, target)}`;
+    if (toRank === undefined) problems.push(`${where}: src/${to} belongs to no layer`);
+    else if (!isRootEntry && fromRank !== undefined && toRank > fromRank)
+      problems.push(`${where}: ${LAYERS[fromRank][0]} may not import ${LAYERS[toRank][0]}`);
+    else if (ROLES.has(from) && ROLES.has(to) && from !== to)
+      problems.push(`${where}: one role may not import the other`);
+    if (file.endsWith("/index.ts") || isRootEntry) continue;
+    const a = folder(file);
+    const b = folder(target);
+    if (a !== b) {
+      if (!edges.has(a)) edges.set(a, new Map());
+      if (!edges.get(a).has(b)) edges.get(a).set(b, where);
+    }
+  }
+}
+
+// Folder loops: Tarjan's strongly connected components of the folder graph.
+let counter = 0;
+const index = new Map();
+const low = new Map();
+const stack = [];
+const onStack = new Set();
+function visit(node) {
+  index.set(node, counter);
+  low.set(node, counter++);
+  stack.push(node);
+  onStack.add(node);
+  for (const next of edges.get(node)?.keys() ?? []) {
+    if (!index.has(next)) {
+      visit(next);
+      low.set(node, Math.min(low.get(node), low.get(next)));
+    } else if (onStack.has(next)) low.set(node, Math.min(low.get(node), index.get(next)));
+  }
+  if (low.get(node) !== index.get(node)) return;
+  const component = [];
+  let member;
+  do {
+    member = stack.pop();
+    onStack.delete(member);
+    component.push(member);
+  } while (member !== node);
+  if (component.length < 2) return;
+  const inside = new Set(component);
+  const links = component.flatMap((a) =>
+    [...(edges.get(a) ?? [])].filter(([b]) => inside.has(b)).map(([, where]) => `    ${where}`),
+  );
+  problems.push(`folders import each other: ${component.sort().join(", ")}\n${links.join("\n")}`);
+}
+for (const node of edges.keys()) if (!index.has(node)) visit(node);
+
+for (const problem of problems) console.error(`layers: ${problem}`);
+console.log(`layers: ${problems.length === 0 ? "ok" : `${problems.length} violation(s)`}`);
+process.exit(problems.length === 0 ? 0 : 1);
