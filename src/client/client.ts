@@ -1,10 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { Peer, RequestOptions } from "../protocol/engine/peer.js";
-import {
-  type ClientHandshakeOptions,
-  clientHandshake,
-  DEFAULT_HANDSHAKE_TIMEOUT,
-} from "../protocol/eras/handshake.js";
 import { type Revision, revisionOf } from "../protocol/revisions/index.js";
 import type { Transport } from "../protocol/transport.js";
 import type { Implementation, Result } from "../protocol/types/base.js";
@@ -14,36 +9,21 @@ import type { InitializeResult, ServerCapabilities } from "../protocol/types/lif
 import type { GetPromptResult, Prompt } from "../protocol/types/prompts.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../protocol/types/resources.js";
 import type { CallToolResult, JsonSchema, Tool } from "../protocol/types/tools.js";
-import { isSessionExpired } from "../transports/http/shared/client-errors.js";
-import { paramHeadersOf } from "../transports/http/shared/param-headers.js";
-import { StdioClientTransport } from "../transports/stdio/client.js";
 import type { Emitter } from "../util/emitter.js";
-import { VERSION as version } from "../version.js";
 import { ResultCache } from "./cache.js";
-import { httpTransports, shouldFallBack } from "./connect-http.js";
+import type { Channel, ListKind } from "./channels/channel.js";
+import { type Connected, connect } from "./connect.js";
 import type { ClientEvents } from "./events.js";
-import type { FeatureAnswerer } from "./features.js";
-import { ListenStream } from "./listen.js";
-import { discover, type ModernIdentity, mirroredParams, modernRequest, sharedMeta } from "./modern.js";
 import type { ClientOptions } from "./options.js";
 import { allPages } from "./paginate.js";
 import { type AsToolsOptions, asTools, type McpTool } from "./tool-adapter.js";
 import { ToolResult } from "./tool-result.js";
-import { type ClientParts, wireClient } from "./wiring.js";
 
 const same = <T>(value: T): T => value;
 const toToolResult = (result: CallToolResult): ToolResult => new ToolResult(result);
 
-/** Whether the transport keeps a session it can start over (Streamable HTTP). */
-function hasSession(transport: Transport): transport is Transport & { resetSession(): void } {
-  return typeof (transport as { resetSession?: unknown }).resetSession === "function";
-}
-
-/** How long the stateless probe waits before taking a silent server for one of the handshake era. */
-const PROBE_TIMEOUT = 5000;
-
-/** Events that need a listen stream statelessly, and the capability that offers them. */
-const LIST_EVENTS: Record<string, "tools" | "prompts" | "resources"> = {
+/** Events that need the server to announce a list's changes, and the list. */
+const LIST_EVENTS: Record<string, ListKind> = {
   toolsListChanged: "tools",
   promptsListChanged: "prompts",
   resourcesListChanged: "resources",
@@ -61,37 +41,32 @@ const LIST_EVENTS: Record<string, "tools" | "prompts" | "resources"> = {
  * await client.close();
  */
 export class McpClient {
-  private init: InitializeResult;
   private readonly events: Emitter<ClientEvents>;
   /** Shared with the `roots/list` handler, which answers with the current roots. */
   private readonly rootsState: { roots: Root[] };
-  private reinitializing: Promise<void> | undefined;
-  /** The subscriptions/listen stream of a stateless connection. */
-  private readonly listening: ListenStream | undefined;
+  /** How this client speaks to the server: chosen once, at connect, by the server's era. */
+  private readonly channel: Channel;
 
   /** The JSON-RPC engine, for methods this class has no wrapper for. */
   readonly peer: Peer;
   readonly transport: Transport;
-  private readonly handshake: ClientHandshakeOptions;
-  private readonly answer: FeatureAnswerer;
   private readonly toolSchemas: Map<string, JsonSchema>;
   /** List and read results kept for the `ttlMs` the server gave. */
   private readonly cache: ResultCache;
-  /** Set when the client speaks the stateless revision (2026-07-28) with this server. */
-  private readonly modern: ModernIdentity | undefined;
 
-  private constructor(parts: ClientParts) {
+  private constructor({ parts, channel }: Connected) {
     this.peer = parts.peer;
     this.transport = parts.transport;
-    this.init = parts.init;
     this.events = parts.events;
     this.rootsState = parts.rootsState;
-    this.handshake = parts.handshake;
-    this.answer = parts.answer;
     this.toolSchemas = parts.toolSchemas;
     this.cache = parts.cache;
-    this.modern = parts.modern;
-    this.listening = parts.modern ? new ListenStream(parts.peer, parts.modern) : undefined;
+    this.channel = channel;
+  }
+
+  /** What the server said of itself, at the handshake or in discovery. */
+  private get init(): InitializeResult {
+    return this.channel.server;
   }
 
   /** The server's name, version and display data. */
@@ -125,63 +100,14 @@ export class McpClient {
    * Rejects, and leaves nothing running, if it fails.
    */
   static async connect(options: ClientOptions): Promise<McpClient> {
-    if (!("url" in options)) {
-      return McpClient.connectWith(
-        "transport" in options ? options.transport : new StdioClientTransport(options),
-        options,
-      );
-    }
-    const attempts = await httpTransports(options);
-    for (let i = 0; ; i++) {
-      try {
-        const transport = await attempts[i]!();
-        // The legacy HTTP+SSE transport exists only in the handshake era: no stateless probe there.
-        return await McpClient.connectWith(
-          transport,
-          options,
-          transport.constructor.name !== "SseClientTransport",
-        );
-      } catch (error) {
-        if (i === attempts.length - 1 || !shouldFallBack(error)) throw error;
-      }
-    }
-  }
-
-  private static async connectWith(
-    transport: Transport,
-    options: ClientOptions,
-    probe = true,
-  ): Promise<McpClient> {
-    const parts = wireClient(transport, options, version);
-    const { peer, handshake, toolSchemas } = parts;
-    try {
-      await peer.start();
-      const wanted = options.protocolVersion === undefined ? undefined : revisionOf(options.protocolVersion);
-      if (probe && wanted?.era !== "legacy") {
-        const identity = { clientCapabilities: handshake.capabilities, clientInfo: handshake.clientInfo };
-        const timeout = Math.min(options.handshakeTimeout ?? DEFAULT_HANDSHAKE_TIMEOUT, PROBE_TIMEOUT);
-        const found = await discover(peer, transport, identity, wanted?.version, timeout, (message) =>
-          mirroredParams(message, toolSchemas),
-        );
-        if (found) {
-          const modern = { ...identity, protocolVersion: found.protocolVersion };
-          return new McpClient({ ...parts, init: found, modern });
-        }
-      }
-      const init = await clientHandshake(peer, handshake);
-      return new McpClient({ ...parts, init });
-    } catch (error) {
-      await transport.close().catch(() => {});
-      throw error;
-    }
+    return new McpClient(await connect(options));
   }
 
   /** Listens to a server notification or the end of the connection; returns the unsubscriber. */
   on<K extends keyof ClientEvents>(event: K, listener: (value: ClientEvents[K]) => void): () => void {
     // Statelessly, change notifications come only on a subscriptions/listen stream: open it on demand.
     const kind = LIST_EVENTS[event as string];
-    if (this.listening && kind && this.capabilities[kind]?.listChanged)
-      this.listening.want({ [`${kind}ListChanged`]: true });
+    if (kind && this.capabilities[kind]?.listChanged) this.channel.listen(kind);
     return this.events.on(event, listener);
   }
 
@@ -199,54 +125,19 @@ export class McpClient {
     return this.send<T, T>(method, params, options, same);
   }
 
-  /**
-   * A request whose result goes through `map` in the same step that takes the answer and handles
-   * its failures: one promise reaction per call, not one per stage.
-   */
+  /** A request whose result goes through `map` in the step that takes the answer. */
   private send<T, R>(
     method: string,
     params: Record<string, unknown> | undefined,
     options: RequestOptions | undefined,
     map: (result: T) => R,
   ): Promise<R> {
-    const modern = this.modern;
-    if (modern) {
-      return modernRequest<T, R>(this.peer, method, params, modern, this.answer, options, map, (error) => {
-        // A broken response stream loses the request: it is sent again, as a new request.
-        if (
-          !(error instanceof McpError) ||
-          !(error.data as { streamBroken?: boolean } | undefined)?.streamBroken
-        )
-          throw error;
-        return modernRequest<T, R>(this.peer, method, params, modern, this.answer, options, map);
-      });
-    }
-    return this.peer.requestThen<T, R>(method, params, options, {
-      map,
-      recover: async (error) => {
-        if (!isSessionExpired(error) || !hasSession(this.transport)) throw error;
-        // The server forgot the session (restart, expiry): start a new one once, then retry.
-        await this.reinitialize(this.transport);
-        return map(await this.peer.request<T>(method, params, options));
-      },
-    });
-  }
-
-  /** A new handshake on the same transport; concurrent callers share it. */
-  private reinitialize(transport: { resetSession(): void }): Promise<void> {
-    this.reinitializing ??= (async () => {
-      transport.resetSession();
-      this.init = await clientHandshake(this.peer, this.handshake);
-    })().finally(() => {
-      this.reinitializing = undefined;
-    });
-    return this.reinitializing;
+    return this.channel.send(method, params, options, map);
   }
 
   /** Checks the server is alive. */
-  async ping(options?: RequestOptions): Promise<void> {
-    // The stateless revision has no ping; discovery is the cheapest round trip it has.
-    await this.request(this.modern ? "server/discover" : "ping", undefined, options);
+  ping(options?: RequestOptions): Promise<void> {
+    return this.channel.ping(options);
   }
 
   /** One page of `tools/list`. */
@@ -258,13 +149,7 @@ export class McpClient {
   async listTools(options?: RequestOptions): Promise<Tool[]> {
     const tools = await this.all<Tool>("tools/list", "tools", options);
     for (const tool of tools) this.toolSchemas.set(tool.name, tool.inputSchema);
-    if (!this.modern || !hasSession(this.transport)) return tools;
-    // Over HTTP, a tool whose x-mcp-header annotations are invalid cannot be called safely (SEP-2243).
-    return tools.filter((tool) => {
-      const headers = paramHeadersOf(tool.inputSchema);
-      if (typeof headers === "string") this.events.emit("warning", `Tool ${tool.name} left out: ${headers}`);
-      return typeof headers !== "string";
-    });
+    return this.channel.usableTools(tools, (message) => this.events.emit("warning", message));
   }
 
   /**
@@ -272,10 +157,7 @@ export class McpClient {
    * and transport failures reject.
    */
   callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<ToolResult> {
-    const params: Record<string, unknown> = { name, arguments: args };
-    // Built here with the identity's _meta, the params need no copy to add it.
-    if (this.modern) params._meta = sharedMeta(this.modern);
-    return this.send("tools/call", params, options, toToolResult);
+    return this.send("tools/call", this.channel.toolCallParams(name, args), options, toToolResult);
   }
 
   /** Every tool of the server (all pages of tools/list) as `Tool`s for an agent. */
@@ -301,20 +183,12 @@ export class McpClient {
   /** Asks for `resourceUpdated` events when `uri` changes. */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     this.require(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
-    if (this.modern) {
-      this.listening!.want({ resourceSubscriptions: [...new Set(this.listening!.resources).add(uri)] });
-      return;
-    }
-    await this.request("resources/subscribe", { uri }, options);
+    await this.channel.subscribe(uri, options);
   }
 
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     this.require(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
-    if (this.modern) {
-      this.listening!.want({ resourceSubscriptions: this.listening!.resources.filter((u) => u !== uri) });
-      return;
-    }
-    await this.request("resources/unsubscribe", { uri }, options);
+    await this.channel.unsubscribe(uri, options);
   }
 
   /** Every prompt, following every page. */
@@ -338,8 +212,8 @@ export class McpClient {
     context?: Record<string, string>,
     options?: RequestOptions,
   ): Promise<CompleteResult["completion"]> {
-    // 2024-11-05 had completion/complete but no capability to declare it.
-    if (this.protocolVersion !== "2024-11-05") this.require(this.capabilities.completions, "completions");
+    // completion/complete is older than the capability that declares it.
+    if (this.revision.completionsCapability) this.require(this.capabilities.completions, "completions");
     const params: Record<string, unknown> = { ref, argument };
     if (context) params.context = { arguments: context };
     const result = await this.request<CompleteResult>("completion/complete", params, options);
@@ -349,24 +223,18 @@ export class McpClient {
   /** Asks the server to send log messages at `level` and above. */
   async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
     this.require(this.capabilities.logging, "logging");
-    if (this.modern) {
-      // Statelessly the level travels in every request's _meta.
-      this.modern.logLevel = level;
-      return;
-    }
-    await this.request("logging/setLevel", { level }, options);
+    await this.channel.setLogLevel(level, options);
   }
 
   /** Replaces the roots and tells the server they changed. */
   setRoots(roots: Root[]): void {
     this.rootsState.roots = roots;
-    // Statelessly the server asks for roots when it needs them; there is nothing to announce.
-    if (!this.modern) this.peer.notify("notifications/roots/list_changed");
+    this.channel.announceRoots();
   }
 
   /** Ends the connection; for stdio, the server's process tree is gone when this resolves. */
   close(): Promise<void> {
-    this.listening?.close();
+    this.channel.close();
     return this.peer.close();
   }
 

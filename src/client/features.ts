@@ -9,6 +9,7 @@ import type {
   Root,
 } from "../protocol/types/client-features.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
+import type { FeatureAnswerer } from "./channels/channel.js";
 
 /** What a handler of a server request gets besides the params. */
 export interface ServerRequestContext {
@@ -68,13 +69,6 @@ export function featureCapabilities(
   return capabilities;
 }
 
-/** Answers one server request (handshake era) or input request (2026-07-28) with the client's features. */
-export type FeatureAnswerer = (
-  method: string,
-  params: Record<string, unknown>,
-  signal: AbortSignal,
-) => Promise<object>;
-
 /** The answers a client can give, from its registered features; `roots` reads the current roots. */
 export function featureAnswerer(features: ClientFeatures, roots: () => Root[]): FeatureAnswerer {
   return async (method, params, signal) => {
@@ -121,3 +115,5 @@ function checkedFormResult(schema: ElicitationSchema, result: ElicitResult): Eli
   }
   return { ...result, content };
 }
+
+export type { FeatureAnswerer } from "./channels/channel.js";

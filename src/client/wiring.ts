@@ -3,27 +3,23 @@ import type { ClientHandshakeOptions } from "../protocol/eras/handshake.js";
 import type { Transport } from "../protocol/transport.js";
 import type { ProgressNotificationParams } from "../protocol/types/base.js";
 import type { Root } from "../protocol/types/client-features.js";
-import type { InitializeResult } from "../protocol/types/lifecycle.js";
 import type { JsonSchema } from "../protocol/types/tools.js";
 import { Emitter } from "../util/emitter.js";
 import { ResultCache } from "./cache.js";
 import { type ClientEvents, NOTIFICATION_EVENTS } from "./events.js";
 import { type FeatureAnswerer, featureAnswerer, featureCapabilities, installFeatures } from "./features.js";
-import type { ModernIdentity } from "./modern.js";
 import type { ClientOptions } from "./options.js";
 
 /** What a client is made of, gathered while connecting. */
 export interface ClientParts {
   peer: Peer;
   transport: Transport;
-  init: InitializeResult;
   events: Emitter<ClientEvents>;
   rootsState: { roots: Root[] };
   handshake: ClientHandshakeOptions;
   answer: FeatureAnswerer;
   toolSchemas: Map<string, JsonSchema>;
   cache: ResultCache;
-  modern?: ModernIdentity;
 }
 
 /**
@@ -31,11 +27,7 @@ export interface ClientParts {
  * before the first message so nothing the server sends early is lost, and the features that
  * answer the server's requests.
  */
-export function wireClient(
-  transport: Transport,
-  options: ClientOptions,
-  version: string,
-): Omit<ClientParts, "init" | "modern"> {
+export function wireClient(transport: Transport, options: ClientOptions, version: string): ClientParts {
   const peer = new Peer(transport, { requestTimeout: options.requestTimeout, trace: options.trace });
   const events = new Emitter<ClientEvents>();
   const cache = new ResultCache();

@@ -8,4 +8,5 @@ export * from "./features/content.js";
 export * from "./features/elicitation.js";
 export * from "./revisions/index.js";
 export * from "./schema/index.js";
+export type * from "./transport.js";
 export type * from "./types/index.js";

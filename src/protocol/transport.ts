@@ -1,9 +1,15 @@
 import type { JSONRPCMessage, RequestId } from "../jsonrpc/messages.js";
+import type { Era } from "./revisions/revision.js";
+import type { RequestMeta } from "./types/lifecycle.js";
 
 /** What a transport reports to the engine above it. */
 export interface TransportHandlers {
-  /** A parsed JSON value arrived; the engine checks that it is a JSON-RPC message. */
-  onmessage(message: unknown): void;
+  /**
+   * A parsed JSON value arrived; the engine checks that it is a JSON-RPC message. A transport
+   * that already checked it (and, for a stateless request, read its `_meta`) says so in `checked`,
+   * so nothing is read twice.
+   */
+  onmessage(message: unknown, checked?: CheckedMessage): void;
   /** A problem that does not end the connection (for example a line that was not JSON). */
   onerror(error: Error): void;
   /**
@@ -14,6 +20,18 @@ export interface TransportHandlers {
   /** The connection ended, with the reason if it was not an orderly close. Called once. */
   onclose(error?: Error): void;
 }
+
+/** What a transport already knows of a message it delivers. */
+export interface CheckedMessage {
+  /** The stateless request's `_meta`, read and found well-formed. */
+  meta?: RequestMeta;
+}
+
+/** Said of a message a transport checked is a JSON-RPC message, and no more. */
+export const CHECKED: CheckedMessage = Object.freeze({});
+
+/** Builds the `Mcp-Param-*` headers that mirror a stateless request's arguments (SEP-2243). */
+export type ParamHeaderMirror = (message: JSONRPCMessage) => Record<string, string>;
 
 /**
  * One bidirectional message channel: stdio, Streamable HTTP, legacy SSE or in-memory.
@@ -29,4 +47,25 @@ export interface Transport {
   send(message: JSONRPCMessage, relatedRequestId?: RequestId): void;
   /** Ends the connection and frees everything it holds. Idempotent. */
   close(): Promise<void>;
+
+  // What some transports can do beyond that, declared here and present where they can.
+
+  /** The eras this transport carries; unset, both (the legacy HTTP+SSE transport: only `legacy`). */
+  readonly eras?: readonly Era[];
+  /** The session the server gave this connection (Streamable HTTP), once it gave one. */
+  readonly sessionId?: string | undefined;
+  /** Forgets the session, so the next request starts a new one: the server has ended it. */
+  resetSession?(): void;
+  /**
+   * Speaks stateless revision `version` from now on, with the wire rules it has beyond the message
+   * (Streamable HTTP: the version header, `Mcp-Method`, `Mcp-Param-*` mirrors).
+   */
+  useModern?(version: string, paramHeaders?: ParamHeaderMirror): void;
+  /** Back to the handshake era's wire rules, after a stateless probe found none. */
+  resetModern?(): void;
+  /**
+   * Ends the response stream of one incoming request now, for the client to resume
+   * (resumable HTTP); whether there was one.
+   */
+  closeRequestStream?(requestId: RequestId): boolean;
 }

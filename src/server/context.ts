@@ -2,9 +2,7 @@ import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { IncomingRequest } from "../protocol/engine/incoming.js";
 import type { RequestOptions } from "../protocol/engine/outgoing.js";
-import { missingCapability, type RequestMeta } from "../protocol/eras/request-meta.js";
 import { requestedSchemaProblems } from "../protocol/features/elicitation.js";
-import { revision_2026_07_28 } from "../protocol/revisions/2026-07-28.js";
 import type { Revision } from "../protocol/revisions/revision.js";
 import type { Implementation, Meta } from "../protocol/types/base.js";
 import type {
@@ -17,7 +15,7 @@ import type {
 } from "../protocol/types/client-features.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
 import type { InputMethod, InputRound } from "./input-round.js";
-import { passes } from "./logging.js";
+import { type ReplyChannel, sessionChannel, statelessChannel } from "./reply-channel.js";
 import type { ServerSession } from "./session.js";
 
 /** Options of `ctx.elicit`, `ctx.sample` and `ctx.listRoots`. */
@@ -38,15 +36,24 @@ export interface AskOptions extends RequestOptions {
 export class RequestContext {
   /** Set by the server for stateless requests that may ask for input: opens this request's round. */
   round: (() => InputRound) | undefined;
+  /** How this request talks back, chosen once by its era. */
+  private readonly channel: ReplyChannel;
+  /** Who the client is: the stateless request's `_meta`, or what the session's handshake said. */
+  private readonly sender: {
+    clientCapabilities: ClientCapabilities;
+    clientInfo?: Implementation | undefined;
+  };
 
   constructor(
     /** The request being handled. */
     readonly request: IncomingRequest,
     /** The connection it arrived on. */
     readonly session: ServerSession,
-    /** The stateless request's `_meta`, or `undefined` in a handshake session. */
-    readonly modern?: RequestMeta,
-  ) {}
+  ) {
+    const meta = request.requestMeta;
+    this.sender = meta ?? session;
+    this.channel = meta ? statelessChannel : sessionChannel;
+  }
 
   /** The request's id. */
   get requestId(): RequestId {
@@ -68,23 +75,22 @@ export class RequestContext {
 
   /** The revision this request speaks. */
   get revision(): Revision | undefined {
-    return this.modern ? revision_2026_07_28 : this.session.revision;
+    return this.channel.revision(this);
   }
 
   /** What the client can do: declared in this request (stateless) or at the handshake. */
   get clientCapabilities(): ClientCapabilities {
-    return this.modern ? this.modern.clientCapabilities : this.session.clientCapabilities;
+    return this.sender.clientCapabilities;
   }
 
   /** Who the client says it is, if it says. */
   get clientInfo(): Implementation | undefined {
-    return this.modern ? this.modern.clientInfo : this.session.clientInfo;
+    return this.sender.clientInfo;
   }
 
   /** Reports progress to the client, if it asked for progress; a no-op otherwise. */
   progress(progress: number, total?: number, message?: string): void {
-    // A progress message exists from 2025-03-26 on.
-    this.request.progress(progress, total, this.revision?.toolAnnotations === false ? undefined : message);
+    this.request.progress(progress, total, this.revision?.progressMessage === false ? undefined : message);
   }
 
   /**
@@ -92,8 +98,7 @@ export class RequestContext {
    * `Last-Event-ID` and gets the rest. Lets long calls survive proxies that cut idle streams.
    */
   closeStream(): boolean {
-    const transport = this.session.peer.transport as { closeRequestStream?: (id: RequestId) => boolean };
-    return transport.closeRequestStream?.(this.request.id) ?? false;
+    return this.session.peer.transport.closeRequestStream?.(this.request.id) ?? false;
   }
 
   /**
@@ -101,16 +106,7 @@ export class RequestContext {
    * handshake session, or in this request's `_meta` (stateless; no level, no messages).
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    if (!this.modern) {
-      this.session.log(level, data, logger, this.request.id);
-      return;
-    }
-    const minimum = this.modern.logLevel;
-    if (minimum === undefined || !passes(level, minimum)) return;
-    this.request.notify(
-      "notifications/message",
-      logger === undefined ? { level, data } : { level, logger, data },
-    );
+    this.channel.log(this, level, data, logger);
   }
 
   /** Asks the client's LLM for a message (`sampling/createMessage`). */
@@ -164,25 +160,10 @@ export class RequestContext {
     params: Record<string, unknown> | undefined,
     options?: AskOptions,
   ): Promise<T> {
-    if (this.modern) {
-      if (!this.round) {
-        throw new McpError(
-          ErrorCode.InvalidRequest,
-          `${this.request.method} cannot ask the client for input`,
-        );
-      }
-      return this.round().ask(method, params, options?.key) as Promise<T>;
-    }
-    const { key: _key, ...requestOptions } = options ?? {};
-    return this.request.request<T>(method, params, requestOptions);
+    return this.channel.ask<T>(this, method, params, options);
   }
 
   private missing(required: Record<string, object>, what: string): McpError {
-    if (this.modern) return missingCapability(required, what);
-    const client = this.session.clientInfo?.name ?? "the client";
-    return new McpError(
-      ErrorCode.InvalidRequest,
-      `Cannot use ${what}: ${client} did not declare the ${Object.keys(required)[0]} capability`,
-    );
+    return this.channel.missing(this, required, what);
   }
 }

@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { MessageTrace } from "../protocol/engine/peer.js";
-import { isModernRequest, readRequestMeta } from "../protocol/eras/request-meta.js";
+import type { CacheHint, ResultStamp } from "../protocol/eras/era.js";
+import { modern } from "../protocol/eras/modern.js";
 import { SUPPORTED_VERSIONS } from "../protocol/revisions/index.js";
 import type { SchemaLike } from "../protocol/schema/validator.js";
 import type { Transport } from "../protocol/transport.js";
@@ -13,14 +14,9 @@ import { StdioServerTransport, type StdioServerTransportOptions } from "../trans
 import { extend } from "../util/extend.js";
 import { completeRequest } from "./completion.js";
 import { RequestContext } from "./context.js";
+import { type DispatchRow, notOffered, row } from "./dispatch.js";
 import type { ServeHttpOptions } from "./http.js";
-import {
-  type CacheHint,
-  modernError,
-  modernResult,
-  openInputRounds,
-  serverMetaOf,
-} from "./modern-dispatch.js";
+import { openInputRounds, serverMetaOf } from "./modern-dispatch.js";
 import {
   type PromptArgs,
   type PromptArguments,
@@ -41,16 +37,6 @@ import {
 import { type ServerSession, ServerSession as Session, type SessionHost } from "./session.js";
 import { Subscriptions } from "./subscriptions.js";
 import { type ToolArgs, type ToolConfig, type ToolHandler, ToolRegistry } from "./tools.js";
-
-/** Methods that exist only statelessly (2026-07-28). */
-const MODERN_ONLY = new Set(["server/discover", "subscriptions/listen"]);
-
-function notOffered(method: string, capability: keyof ServerCapabilities): McpError {
-  return new McpError(
-    ErrorCode.MethodNotFound,
-    `Method not found: ${method} (no ${String(capability)} capability)`,
-  );
-}
 
 /** Who the server is, and what it tells clients about using it. */
 export interface ServerInfo extends Implementation {
@@ -104,8 +90,11 @@ export class McpServer implements SessionHost {
   private webHandler: StreamableHttpHandler | undefined;
   private readonly signer: RequestStateSigner;
   private readonly cache: CacheHint;
-  /** The `_meta` of every stateless result. */
-  private readonly serverMeta: Readonly<Record<string, unknown>>;
+  /** What every stateless result carries: the server's identity, and caching hints where due. */
+  private readonly stamp: ResultStamp;
+  private readonly uncachedStamp: ResultStamp;
+  /** One row per method this server answers. */
+  private readonly table: readonly DispatchRow[];
   private readonly subscriptions = new Subscriptions();
   private declared: ServerCapabilities | undefined;
 
@@ -115,11 +104,14 @@ export class McpServer implements SessionHost {
   ) {
     const { instructions, ...serverInfo } = info;
     this.serverInfo = serverInfo;
-    this.serverMeta = serverMetaOf(serverInfo);
     this.instructions = instructions;
     this.supportedVersions = options.supportedVersions ?? SUPPORTED_VERSIONS;
     this.signer = new RequestStateSigner(options.requestStateSecret);
     this.cache = { ttlMs: 0, cacheScope: "private", ...options.cache };
+    const serverMeta = serverMetaOf(serverInfo);
+    this.stamp = { serverMeta, cache: this.cache };
+    this.uncachedStamp = { serverMeta, cache: undefined };
+    this.table = this.dispatchTable();
     const pageSize = options.pageSize ?? 1000;
     this.tools = new ToolRegistry(pageSize, () => this.listChanged("tools"));
     this.resources = new ResourceRegistry(pageSize, () => this.listChanged("resources"));
@@ -218,75 +210,76 @@ export class McpServer implements SessionHost {
     return capabilities;
   }
 
-  /** @internal */
-  install(session: ServerSession): void {
-    this.sessions.add(session);
-    type Handler = (params: Record<string, unknown>, ctx: RequestContext) => object | Promise<object>;
-    const handle = (method: string, capability: keyof ServerCapabilities | undefined, handler: Handler) => {
-      session.peer.setRequestHandler(method, (params, request) => {
-        if (isModernRequest(params) || MODERN_ONLY.has(method)) {
-          return this.serveModern(
-            method,
-            capability,
-            params,
-            new RequestContext(request, session, readRequestMeta(params)),
-            handler,
-          );
-        }
-        // A method of a capability the server did not declare is answered as unknown.
-        if (capability && !session.capabilities[capability]) throw notOffered(method, capability);
-        return handler(params, new RequestContext(request, session));
-      });
-    };
-    handle("tools/list", "tools", (params, ctx) => this.tools.list(params.cursor, ctx.revision!));
-    handle("tools/call", "tools", (params, ctx) => this.tools.call(params, ctx));
-    handle("resources/list", "resources", (params, ctx) =>
-      this.resources.list(params.cursor, ctx, ctx.revision!),
-    );
-    handle("resources/templates/list", "resources", (params, ctx) =>
-      this.resources.listTemplates(params.cursor, ctx.revision!),
-    );
-    handle("resources/read", "resources", (params, ctx) => this.resources.read(params, ctx));
-    handle("resources/subscribe", "resources", (params) => this.subscribe(session, params.uri));
-    handle("resources/unsubscribe", "resources", (params) => {
-      session.subscriptions.delete(String(params.uri));
-      return {};
-    });
-    handle("prompts/list", "prompts", (params, ctx) => this.prompts.list(params.cursor, ctx.revision!));
-    handle("prompts/get", "prompts", (params, ctx) => this.prompts.get(params, ctx));
-    handle("completion/complete", "completions", (params) =>
-      completeRequest(params, this.prompts, this.resources),
-    );
-    handle("server/discover", undefined, () => this.discover());
-    handle("subscriptions/listen", undefined, (params, ctx) =>
-      this.subscriptions.listen(params, ctx.request, this.capabilities()),
-    );
+  /** Every method the server answers, with the capability it needs. */
+  private dispatchTable(): DispatchRow[] {
+    return [
+      row("initialize", undefined, (params, ctx) => ctx.session.initialize(params)),
+      row("logging/setLevel", undefined, (params, ctx) => ctx.session.setLevel(params.level)),
+      row("tools/list", "tools", (params, ctx) => this.tools.list(params.cursor, ctx.revision!)),
+      row("tools/call", "tools", (params, ctx) => this.tools.call(params, ctx)),
+      row("resources/list", "resources", (params, ctx) =>
+        this.resources.list(params.cursor, ctx, ctx.revision!),
+      ),
+      row("resources/templates/list", "resources", (params, ctx) =>
+        this.resources.listTemplates(params.cursor, ctx.revision!),
+      ),
+      row("resources/read", "resources", (params, ctx) => this.resources.read(params, ctx)),
+      row("resources/subscribe", "resources", (params, ctx) => this.subscribe(ctx.session, params.uri)),
+      row("resources/unsubscribe", "resources", (params, ctx) => {
+        ctx.session.subscriptions.delete(String(params.uri));
+        return {};
+      }),
+      row("prompts/list", "prompts", (params, ctx) => this.prompts.list(params.cursor, ctx.revision!)),
+      row("prompts/get", "prompts", (params, ctx) => this.prompts.get(params, ctx)),
+      row("completion/complete", "completions", (params) =>
+        completeRequest(params, this.prompts, this.resources),
+      ),
+      row("server/discover", undefined, () => this.discover()),
+      row("subscriptions/listen", undefined, (params, ctx) =>
+        this.subscriptions.listen(params, ctx.request, this.capabilities()),
+      ),
+    ];
   }
 
-  /** A stateless request: capabilities as of now, input rounds, and the 2026 result shape. */
-  private serveModern(
-    method: string,
-    capability: keyof ServerCapabilities | undefined,
-    params: Record<string, unknown>,
-    ctx: RequestContext,
-    handler: (params: Record<string, unknown>, ctx: RequestContext) => object | Promise<object>,
-  ): object | Promise<object> {
+  /** @internal Answers a new session's requests from the dispatch table. */
+  install(session: ServerSession): void {
+    this.sessions.add(session);
+    for (const entry of this.table) {
+      session.peer.setRequestHandler(entry.method, (params, request) => {
+        const ctx = new RequestContext(request, session);
+        // The session admitted a stateless request with its sender's _meta.
+        if (request.requestMeta !== undefined) return this.serveModern(entry, params, ctx);
+        // A method of a capability the server did not declare is answered as unknown.
+        if (entry.capability && !session.capabilities[entry.capability])
+          throw notOffered(entry.method, entry.capability);
+        return entry.handler(params, ctx);
+      });
+    }
+  }
+
+  /** A stateless request: capabilities as of now, input rounds, and the era's result shape. */
+  private serveModern(entry: DispatchRow, params: Record<string, unknown>, ctx: RequestContext) {
+    const { method, capability } = entry;
     if (capability && !this.capabilities()[capability]) throw notOffered(method, capability);
-    const finish = (result: object): object => {
-      const cache = method === "resources/read" ? this.resources.cacheHint(String(params.uri)) : undefined;
-      return modernResult(method, result, this.serverMeta, cache ? extend(this.cache, cache) : this.cache);
-    };
-    openInputRounds(method, params, ctx, this.signer, finish);
+    const stamp = entry.cacheable ? this.stampOf(method, params) : this.uncachedStamp;
+    const finish = (result: object): object => modern.decorate(method, result, stamp);
+    if (entry.asks) openInputRounds(method, entry.asks, params, ctx, this.signer, finish);
     let result: object | Promise<object>;
     try {
-      result = handler(params, ctx);
+      result = entry.handler(params, ctx);
     } catch (error) {
-      throw modernError(error);
+      throw modern.mapError(error);
     }
     if (!(result instanceof Promise)) return finish(result);
     return result.then(finish, (error) => {
-      throw modernError(error);
+      throw modern.mapError(error);
     });
+  }
+
+  /** The stamp of a cacheable result: a resource may have caching hints of its own. */
+  private stampOf(method: string, params: Record<string, unknown>): ResultStamp {
+    const own = method === "resources/read" ? this.resources.cacheHint(String(params.uri)) : undefined;
+    return own ? { serverMeta: this.stamp.serverMeta, cache: extend(this.cache, own) } : this.stamp;
   }
 
   /** The answer to `server/discover`. */

@@ -1,13 +1,9 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JSONRPCRequest, RequestId } from "../jsonrpc/messages.js";
 import { Peer, type PeerOptions } from "../protocol/engine/peer.js";
+import { legacy } from "../protocol/eras/legacy.js";
+import { modern, speaksModern } from "../protocol/eras/modern.js";
 import { chooseServerVersion } from "../protocol/eras/negotiate.js";
-import {
-  isModernRequest,
-  type RequestMeta,
-  readRequestMeta,
-  unsupportedVersion,
-} from "../protocol/eras/request-meta.js";
 import { adaptDescription, type Revision, revisionOf } from "../protocol/revisions/index.js";
 import type { Transport } from "../protocol/transport.js";
 import type { Implementation } from "../protocol/types/base.js";
@@ -15,6 +11,7 @@ import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type {
   ClientCapabilities,
   InitializeResult,
+  RequestMeta,
   ServerCapabilities,
 } from "../protocol/types/lifecycle.js";
 import { isLoggingLevel, passes } from "./logging.js";
@@ -30,11 +27,6 @@ export interface SessionHost {
   /** Forgets a session that ended. */
   release(session: ServerSession): void;
 }
-
-const BEFORE_INIT = new Set(["initialize", "ping"]);
-
-/** Methods that exist only statelessly: they always need the request `_meta`. */
-const MODERN_ONLY = new Set(["server/discover", "subscriptions/listen"]);
 
 /**
  * One client connection of a server, in the handshake era: negotiates the revision in
@@ -61,7 +53,7 @@ export class ServerSession {
     transport: Transport,
     options: Pick<PeerOptions, "requestTimeout" | "trace"> & { assumeVersion?: string },
   ) {
-    this.peer = new Peer(transport, { ...options, guard: (request) => this.admit(request) });
+    this.peer = new Peer(transport, { ...options, guard: (request, meta) => this.admit(request, meta) });
     if (options.assumeVersion !== undefined) {
       // Stateless HTTP: no handshake; the request's MCP-Protocol-Version header stands for it.
       this.revision =
@@ -72,9 +64,7 @@ export class ServerSession {
     this.initialized = new Promise((resolve) => {
       this.markInitialized = resolve;
     });
-    this.peer.setRequestHandler("initialize", (params) => this.initialize(params));
     this.peer.setNotificationHandler("notifications/initialized", () => this.markInitialized());
-    this.peer.setRequestHandler("logging/setLevel", (params) => this.setLevel(params.level));
     this.peer.onClose(() => host.release(this));
     host.install(this);
   }
@@ -105,7 +95,8 @@ export class ServerSession {
     this.notify("notifications/message", params, relatedRequestId);
   }
 
-  private setLevel(level: unknown): object {
+  /** Answers `logging/setLevel`. */
+  setLevel(level: unknown): object {
     if (!isLoggingLevel(level)) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown logging level: ${JSON.stringify(level)}`);
     }
@@ -114,36 +105,26 @@ export class ServerSession {
   }
 
   /**
-   * Lets a request through, or says why not. A request naming its version in `_meta` is served
-   * statelessly (2026-07-28) whatever the session did before; any other request follows the
-   * handshake rules.
+   * Lets a request through, or says why not. A request naming its version in `_meta` (or using a
+   * method only the stateless era has) is served statelessly (2026-07-28) whatever the session did
+   * before, and admitted with its sender's `_meta`; any other request follows the handshake rules.
    */
-  private admit(request: JSONRPCRequest): McpError | undefined {
+  private admit(request: JSONRPCRequest, known: RequestMeta | undefined): McpError | RequestMeta | undefined {
     const method = request.method;
-    if (isModernRequest(request.params) || MODERN_ONLY.has(method)) {
-      let meta: RequestMeta;
-      try {
-        meta = readRequestMeta(request.params);
-      } catch (error) {
-        return error as McpError;
-      }
-      const revision = revisionOf(meta.protocolVersion);
-      if (revision?.era !== "modern" || !this.host.supportedVersions.includes(meta.protocolVersion)) {
-        return unsupportedVersion(meta.protocolVersion, this.host.supportedVersions);
-      }
-      if (!revision.clientRequests.has(method)) {
-        return new McpError(
-          ErrorCode.MethodNotFound,
-          `Method not found: ${method} (not in protocol ${meta.protocolVersion})`,
-        );
-      }
-      return undefined;
+    if (known === undefined && !speaksModern(method, request.params)) {
+      return legacy.admit(method, this.revision?.version, this.host.supportedVersions);
     }
-    if (this.revision || BEFORE_INIT.has(method)) return undefined;
-    return new McpError(ErrorCode.InvalidRequest, `Server not initialized: send initialize before ${method}`);
+    let meta: RequestMeta;
+    try {
+      meta = known ?? modern.readMeta(request.params)!;
+    } catch (error) {
+      return error as McpError;
+    }
+    return modern.admit(method, meta.protocolVersion, this.host.supportedVersions) ?? meta;
   }
 
-  private initialize(params: Record<string, unknown>): InitializeResult {
+  /** Answers `initialize`: negotiates the revision and remembers the client. */
+  initialize(params: Record<string, unknown>): InitializeResult {
     if (this.revision) throw new McpError(ErrorCode.InvalidRequest, "The session is already initialized");
     const legacy = this.host.supportedVersions.filter((v) => revisionOf(v)?.era === "legacy");
     const version = chooseServerVersion(params.protocolVersion, legacy);
@@ -151,9 +132,9 @@ export class ServerSession {
     this.clientInfo = params.clientInfo as Implementation | undefined;
     this.clientCapabilities = (params.capabilities as ClientCapabilities | undefined) ?? {};
     this.capabilities = this.host.capabilities();
-    // The completions capability arrived with 2025-03-26; completion/complete itself is older.
+    // completion/complete is older than the capability that declares it.
     let declared = this.capabilities;
-    if (version === "2024-11-05" && declared.completions) {
+    if (!this.revision!.completionsCapability && declared.completions) {
       const { completions: _absent, ...rest } = declared;
       declared = rest;
     }

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { adaptContent, adaptTool } from "../protocol/revisions/adapt.js";
-import type { Revision } from "../protocol/revisions/revision.js";
+import { carriesStructuredOutput, type Revision } from "../protocol/revisions/revision.js";
 import { exportJsonSchema, intern } from "../protocol/schema/json-schema.js";
 import { type InferOutput, isStandardSchema, type StandardSchemaV1 } from "../protocol/schema/standard.js";
 import { validatorOf } from "../protocol/schema/validate.js";
@@ -272,11 +272,10 @@ function forRevision(result: CallToolResult, revision: Revision | undefined): Ca
   const structured = result.structuredContent;
   const fits =
     structured === undefined ||
-    revision.anyStructuredOutput ||
-    (revision.structuredToolOutput &&
-      typeof structured === "object" &&
-      structured !== null &&
-      !Array.isArray(structured));
+    carriesStructuredOutput(
+      revision,
+      typeof structured === "object" && structured !== null && !Array.isArray(structured),
+    );
   if (fits) return content === result.content ? result : { ...result, content };
   // Left out where the revision cannot carry it; the text content still says it.
   const { structuredContent: _dropped, ...rest } = result;

@@ -1,5 +1,6 @@
 import type { JSONRPCRequest, RequestId } from "../../jsonrpc/messages.js";
 import type { Meta, ProgressToken, Result } from "../types/base.js";
+import type { RequestMeta } from "../types/lifecycle.js";
 import type { Peer, RequestOptions } from "./peer.js";
 
 /**
@@ -19,6 +20,8 @@ export class IncomingRequest {
   constructor(
     private readonly peer: Peer,
     readonly message: JSONRPCRequest,
+    /** What a stateless request says of its sender in `_meta`; `undefined` in a session. */
+    readonly requestMeta?: RequestMeta,
   ) {
     this.id = message.id;
     this.method = message.method;

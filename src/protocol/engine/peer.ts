@@ -8,8 +8,9 @@ import type {
   RequestId,
 } from "../../jsonrpc/messages.js";
 import { messageProblem } from "../../jsonrpc/messages.js";
-import type { Transport } from "../transport.js";
+import type { CheckedMessage, Transport } from "../transport.js";
 import type { Result } from "../types/base.js";
+import type { RequestMeta } from "../types/lifecycle.js";
 import { Deadlines } from "./deadlines.js";
 import { IncomingRequest } from "./incoming.js";
 import { type Continuation, OutgoingRequest, type RequestOptions } from "./outgoing.js";
@@ -37,8 +38,12 @@ export interface PeerOptions {
   requestTimeout?: number;
   /** Sees every message sent and received. */
   trace?: MessageTrace;
-  /** Called for each request before its handler; an error returned refuses the request. */
-  guard?: (request: JSONRPCRequest) => McpError | undefined;
+  /**
+   * Called for each request before its handler, with the `_meta` its transport already read: an
+   * error returned refuses the request; a `RequestMeta` returned admits it as a stateless request
+   * of that sender, and travels on the `IncomingRequest`.
+   */
+  guard?: (request: JSONRPCRequest, meta: RequestMeta | undefined) => McpError | RequestMeta | undefined;
 }
 
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
@@ -83,7 +88,7 @@ export class Peer {
   /** Starts reading from the transport. */
   start(): Promise<void> {
     return this.transport.start({
-      onmessage: (message) => this.receive(message),
+      onmessage: (message, checked) => this.receive(message, checked),
       onerror: (error) => this.transportError(error),
       oninputend: () => void this.drainAndClose(),
       onclose: (error) => this.closed(error),
@@ -203,16 +208,18 @@ export class Peer {
     this.outgoing.delete(id);
   }
 
-  private receive(value: unknown): void {
-    const problem = messageProblem(value);
-    if (problem !== undefined) {
-      this.invalid(value, problem);
-      return;
+  private receive(value: unknown, checked: CheckedMessage | undefined): void {
+    if (checked === undefined) {
+      const problem = messageProblem(value);
+      if (problem !== undefined) {
+        this.invalid(value, problem);
+        return;
+      }
     }
     const message = value as JSONRPCMessage;
     this.trace?.("receive", message);
     if ("method" in message) {
-      if ("id" in message) this.handleRequest(message as JSONRPCRequest);
+      if ("id" in message) this.handleRequest(message as JSONRPCRequest, checked?.meta);
       else this.handleNotification(message);
     } else {
       this.handleResponse(message);
@@ -240,15 +247,15 @@ export class Peer {
     }
   }
 
-  private handleRequest(message: JSONRPCRequest): void {
+  private handleRequest(message: JSONRPCRequest, meta: RequestMeta | undefined): void {
     const { id, method } = message;
     if (this.incoming.has(id)) {
       this.respondError(id, new McpError(ErrorCode.InvalidRequest, `Request id ${id} is already in use`));
       return;
     }
-    const refused = this.guard?.(message);
-    if (refused) {
-      this.respondError(id, refused);
+    const admitted = this.guard?.(message, meta);
+    if (admitted instanceof McpError) {
+      this.respondError(id, admitted);
       return;
     }
     const handler = this.requestHandlers.get(method);
@@ -256,7 +263,7 @@ export class Peer {
       this.respondError(id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
       return;
     }
-    const request = new IncomingRequest(this, message);
+    const request = new IncomingRequest(this, message, admitted);
     this.incoming.set(id, request);
     let result: object | Promise<object>;
     try {

@@ -1,7 +1,9 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { Implementation } from "../types/base.js";
 import type { LoggingLevel } from "../types/client-features.js";
-import type { ClientCapabilities } from "../types/lifecycle.js";
+import type { ClientCapabilities, RequestMeta } from "../types/lifecycle.js";
+
+export type { RequestMeta } from "../types/lifecycle.js";
 
 /** The `_meta` keys of the stateless revision (2026-07-28). */
 export const META = {
@@ -13,14 +15,6 @@ export const META = {
   subscriptionId: "io.modelcontextprotocol/subscriptionId",
 } as const;
 
-/** What a stateless request says about its sender in `_meta`. */
-export interface RequestMeta {
-  protocolVersion: string;
-  clientCapabilities: ClientCapabilities;
-  clientInfo?: Implementation;
-  logLevel?: LoggingLevel;
-}
-
 /** Whether a request speaks the stateless era: it names its protocol version in `_meta`. */
 export function isModernRequest(params: Record<string, unknown> | undefined): boolean {
   const meta = params?._meta as Record<string, unknown> | undefined;
@@ -29,23 +23,6 @@ export function isModernRequest(params: Record<string, unknown> | undefined): bo
 
 /** Reads a stateless request's `_meta`; a missing or malformed required key is -32602. */
 export function readRequestMeta(params: Record<string, unknown> | undefined): RequestMeta {
-  // Read when a request is admitted and again by its handler; and a peer repeats its `_meta`, as one
-  // shared frozen object once the transport's parser recognises it. The last reading is kept.
-  const meta = params?._meta;
-  if (meta !== undefined && meta === last.meta && (last.frozen || params === last.params)) return last.read!;
-  const read = parseRequestMeta(params);
-  last.params = params;
-  last.meta = meta;
-  last.frozen = Object.isFrozen(meta);
-  last.read = read;
-  return read;
-}
-
-const last: { params?: Record<string, unknown>; meta?: unknown; frozen: boolean; read?: RequestMeta } = {
-  frozen: false,
-};
-
-function parseRequestMeta(params: Record<string, unknown> | undefined): RequestMeta {
   const meta = params?._meta as Record<string, unknown> | undefined;
   if (typeof meta !== "object" || meta === null) {
     throw new McpError(

@@ -8,6 +8,9 @@
  *   `{const, title}`) and untitled/titled multi-select (`type: "array"`) enums (SEP-1330).
  */
 
+import { LATEST_LEGACY_VERSION, revisionOf } from "../revisions/index.js";
+import type { ElicitationRules } from "../revisions/revision.js";
+
 /** The string formats a form may ask for. */
 export type StringFormat = "email" | "uri" | "date" | "date-time";
 
@@ -77,12 +80,13 @@ const FORBIDDEN = (
   "additionalProperties unevaluatedProperties prefixItems contains dependentSchemas const"
 ).split(" ");
 
-/** Rule set of a revision: dates compare as strings; absent or unrecognised means the newest. */
-function rulesOf(revision: string | undefined): "none" | "2025-06-18" | "2025-11-25" {
-  if (revision === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(revision)) return "2025-11-25";
-  if (revision < "2025-06-18") return "none";
-  return revision < "2025-11-25" ? "2025-06-18" : "2025-11-25";
+/** The rules of a revision from the revision table; absent or unknown means the newest. */
+function rulesOf(version: string | undefined): ElicitationRules | undefined {
+  const revision = version === undefined ? undefined : revisionOf(version);
+  return revision ? revision.elicitation : LATEST_RULES;
 }
+
+const LATEST_RULES = revisionOf(LATEST_LEGACY_VERSION)!.elicitation!;
 
 /**
  * What puts `schema` outside the restricted subset of `revision` (default: the newest, 2025-11-25).
@@ -91,7 +95,7 @@ function rulesOf(revision: string | undefined): "none" | "2025-06-18" | "2025-11
  */
 export function requestedSchemaProblems(schema: unknown, revision?: string): string[] {
   const rules = rulesOf(revision);
-  if (rules === "none") return [`elicitation/create does not exist in revision ${revision}`];
+  if (rules === undefined) return [`elicitation/create does not exist in revision ${revision}`];
   if (!isNode(schema)) return ["requestedSchema must be an object"];
   const out: string[] = [];
   if (schema.type !== "object") out.push(`requestedSchema: type must be "object", not ${quote(schema.type)}`);
@@ -118,7 +122,7 @@ export function requestedSchemaProblems(schema: unknown, revision?: string): str
   return out;
 }
 
-function propertyProblems(name: string, s: unknown, rules: "2025-06-18" | "2025-11-25"): string[] {
+function propertyProblems(name: string, s: unknown, rules: ElicitationRules): string[] {
   const at = `property ${quote(name)}`;
   if (!isNode(s)) return [`${at}: must be a schema object`];
   const out: string[] = [];
@@ -140,7 +144,7 @@ function propertyProblems(name: string, s: unknown, rules: "2025-06-18" | "2025-
         names === undefined ||
         (Array.isArray(names) && fits(names) && names.every((n) => typeof n === "string"));
       if (!ok) out.push(`${at}: enumNames must be strings, one per enum value`);
-    } else if (rules === "2025-06-18") out.push(`${at}: titled enums (oneOf) need revision 2025-11-25`);
+    } else if (!rules.titledEnums) out.push(`${at}: titled enums (oneOf) need revision 2025-11-25`);
     else out.push(...listProblems(at, "oneOf", s.oneOf, true));
   } else if (type === "string") {
     if (s.format !== undefined && !FORMATS.includes(s.format as string)) {
@@ -153,7 +157,7 @@ function propertyProblems(name: string, s: unknown, rules: "2025-06-18" | "2025-
   } else if (type === "number" || type === "integer") {
     out.push(...boundProblems(at, s, "minimum", "maximum", false));
   } else if (type === "array") {
-    if (rules === "2025-06-18")
+    if (!rules.multiSelect)
       return [...out, `${at}: multi-select enums (type "array") need revision 2025-11-25`];
     const items = s.items;
     if (!isNode(items) || (!Array.isArray(items.enum) && !Array.isArray(items.anyOf))) {
@@ -180,7 +184,7 @@ function propertyProblems(name: string, s: unknown, rules: "2025-06-18" | "2025-
     if (s[key] !== undefined && typeof s[key] !== "string") out.push(`${at}: ${key} must be a string`);
   }
   if (s.default !== undefined) {
-    if (rules === "2025-06-18" && type !== "boolean") {
+    if (rules.defaults === "booleans" && type !== "boolean") {
       out.push(`${at}: default is only allowed on booleans in revision 2025-06-18`);
     } else if (out.length === 0) {
       // The default must be an answer the user could give: same checks as the content.

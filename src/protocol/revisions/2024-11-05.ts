@@ -39,6 +39,9 @@ export const revision_2024_11_05: Revision = {
   structuredToolOutput: false,
   anyStructuredOutput: false,
   toolAnnotations: false,
+  progressMessage: false,
+  completionsCapability: false,
+  elicitation: undefined,
   titles: false,
   icons: false,
 };

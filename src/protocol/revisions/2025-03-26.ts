@@ -6,4 +6,6 @@ export const revision_2025_03_26 = deriveRevision(revision_2024_11_05, {
   version: "2025-03-26",
   add: { contentTypes: ["audio"] },
   toolAnnotations: true,
+  progressMessage: true,
+  completionsCapability: true,
 });

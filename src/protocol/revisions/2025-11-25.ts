@@ -11,4 +11,5 @@ export const revision_2025_11_25 = deriveRevision(revision_2025_06_18, {
     serverNotifications: ["notifications/tasks/status", "notifications/elicitation/complete"],
   },
   icons: true,
+  elicitation: { titledEnums: true, multiSelect: true, defaults: "all", urlMode: true },
 });

@@ -1,6 +1,6 @@
 import type { ContentBlock } from "../types/content.js";
 import type { Tool } from "../types/tools.js";
-import type { Revision } from "./revision.js";
+import { carriesStructuredOutput, type Revision } from "./revision.js";
 
 /**
  * Content blocks a revision knows, with the others turned into text that says what they were:
@@ -32,10 +32,7 @@ function describe(block: ContentBlock, version: string): string {
 /** A tool description with only the fields the revision defines. */
 export function adaptTool(tool: Tool, revision: Revision): Tool {
   const output = tool.outputSchema;
-  const outputFits =
-    output === undefined ||
-    revision.anyStructuredOutput ||
-    (revision.structuredToolOutput && output.type === "object");
+  const outputFits = output === undefined || carriesStructuredOutput(revision, output.type === "object");
   if (revision.icons && revision.toolAnnotations && outputFits) return tool;
   const { title, icons, outputSchema, annotations, execution, ...rest } = tool;
   const adapted: Tool = rest;

@@ -5,7 +5,7 @@ import { revision_2025_11_25 } from "./2025-11-25.js";
 import { revision_2026_07_28 } from "./2026-07-28.js";
 import type { Revision } from "./revision.js";
 
-export type { Era, Revision } from "./revision.js";
+export { carriesStructuredOutput, type ElicitationRules, type Era, type Revision } from "./revision.js";
 
 /** Every revision mcpkit speaks, newest first. */
 export const REVISIONS: readonly Revision[] = [

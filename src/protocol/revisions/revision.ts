@@ -1,6 +1,18 @@
 /** The two eras of MCP: `legacy` has the `initialize` handshake and sessions; `modern` is stateless. */
 export type Era = "legacy" | "modern";
 
+/** What an elicitation's `requestedSchema` may use in a revision. */
+export interface ElicitationRules {
+  /** Titled enums (`oneOf` of `{ const, title }`). */
+  readonly titledEnums: boolean;
+  /** Multi-select enums (`type: "array"`). */
+  readonly multiSelect: boolean;
+  /** Which properties may carry a `default`. */
+  readonly defaults: "booleans" | "all";
+  /** URL-mode elicitation. */
+  readonly urlMode: boolean;
+}
+
 /** What changes from one protocol revision to the next, as data. */
 export interface Revision {
   /** The version string sent on the wire. */
@@ -23,8 +35,14 @@ export interface Revision {
    * is an object (`type: "object"` at the root).
    */
   readonly anyStructuredOutput: boolean;
-  /** Whether tools may carry `annotations` and progress notifications a `message`. */
+  /** Whether tools may carry `annotations`. */
   readonly toolAnnotations: boolean;
+  /** Whether progress notifications may carry a `message`. */
+  readonly progressMessage: boolean;
+  /** Whether servers declare `completions` (completion/complete itself is older). */
+  readonly completionsCapability: boolean;
+  /** What elicitation may ask for; `undefined` where there is no elicitation. */
+  readonly elicitation: ElicitationRules | undefined;
   /** Whether tools, resources, prompts and implementations may carry `title`. */
   readonly titles: boolean;
   /** Whether they may carry `icons`. */
@@ -58,4 +76,12 @@ export function deriveRevision(
     contentTypes: grow("contentTypes"),
     ...rest,
   };
+}
+
+/**
+ * Whether a revision carries a tool's structured output (its `outputSchema`, its
+ * `structuredContent`): before 2025-06-18 none; then objects only; from 2026-07-28 any JSON value.
+ */
+export function carriesStructuredOutput(revision: Revision, isObject: boolean): boolean {
+  return revision.anyStructuredOutput || (revision.structuredToolOutput && isObject);
 }

@@ -1,4 +1,5 @@
 import type { Implementation, Meta } from "./base.js";
+import type { LoggingLevel } from "./client-features.js";
 
 /** What a client can do. Unknown members are kept as sent. */
 export interface ClientCapabilities {
@@ -37,4 +38,12 @@ export interface InitializeResult {
   serverInfo: Implementation;
   instructions?: string;
   _meta?: Meta;
+}
+
+/** What a stateless (2026-07-28) request says about its sender in `_meta`. */
+export interface RequestMeta {
+  protocolVersion: string;
+  clientCapabilities: ClientCapabilities;
+  clientInfo?: Implementation;
+  logLevel?: LoggingLevel;
 }

@@ -33,6 +33,8 @@ export interface SseClientOptions {
  * the connection is closed: the server ties its session to that stream.
  */
 export class SseClientTransport implements Transport {
+  /** The HTTP+SSE transport exists only in the handshake era: a client probes no stateless server on it. */
+  readonly eras = ["legacy"] as const;
   readonly url: URL;
   private readonly http: HttpClient;
   private readonly stream = new AbortController();

@@ -2,13 +2,11 @@ import { randomBytes } from "node:crypto";
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import { MessageParser } from "../../../jsonrpc/message-parser.js";
 import { type JSONRPCMessage, messageProblem, type RequestId } from "../../../jsonrpc/messages.js";
-import {
-  isModernRequest,
-  type RequestMeta,
-  readRequestMeta,
-  unsupportedVersion,
-} from "../../../protocol/eras/request-meta.js";
+import { speaksModern } from "../../../protocol/eras/modern.js";
+import { readRequestMeta, unsupportedVersion } from "../../../protocol/eras/request-meta.js";
 import { revisionOf } from "../../../protocol/revisions/index.js";
+import type { CheckedMessage } from "../../../protocol/transport.js";
+import type { RequestMeta } from "../../../protocol/types/lifecycle.js";
 import { BodyTooLargeError, type ConnectSession, type HttpExchange } from "../shared/exchange.js";
 import { type OriginPolicy, originProblem } from "../shared/origin.js";
 import { type EventStore, MemoryEventStore } from "./event-store.js";
@@ -194,12 +192,15 @@ export class StreamableHttpHandler {
    * no session, on the endpoint's one stateless transport; errors carry their HTTP status (400, 404).
    */
   private async postModern(exchange: HttpExchange, message: JSONRPCMessage, version: string | undefined) {
+    let checked: CheckedMessage | undefined;
     if ("method" in message && "id" in message) {
-      const refused = this.modernProblem(exchange, message, version);
-      if (refused) return replyError(exchange, modernErrorStatus(refused.code), refused, message.id);
+      const admitted = this.modernAdmission(exchange, message, version);
+      if (admitted instanceof McpError)
+        return replyError(exchange, modernErrorStatus(admitted.code), admitted, message.id);
+      checked = { meta: admitted };
     }
     const stateless = this.stateless ?? (await this.openStateless());
-    stateless.receive(exchange, message);
+    stateless.receive(exchange, message, checked);
   }
 
   /** The transport of every stateless request, connected to the server once, on first use. */
@@ -213,12 +214,12 @@ export class StreamableHttpHandler {
     return this.statelessOpening;
   }
 
-  /** Why a stateless request is refused before it is served, if it is. */
-  private modernProblem(
+  /** Why a stateless request is refused before it is served, or its sender's `_meta`. */
+  private modernAdmission(
     exchange: HttpExchange,
     message: JSONRPCMessage,
     version: string | undefined,
-  ): McpError | undefined {
+  ): McpError | RequestMeta {
     let meta: RequestMeta;
     try {
       meta = readRequestMeta((message as { params?: Record<string, unknown> }).params);
@@ -234,7 +235,7 @@ export class StreamableHttpHandler {
     if (!this.supportedVersions.includes(version) || revisionOf(version)?.era !== "modern") {
       return unsupportedVersion(version, this.supportedVersions);
     }
-    return modernHeaderProblem(exchange, message, this.options.paramHeaders);
+    return modernHeaderProblem(exchange, message, this.options.paramHeaders) ?? meta;
   }
 
   private async get(exchange: HttpExchange): Promise<void> {
@@ -351,12 +352,7 @@ export class StreamableHttpHandler {
 /** Whether a POST speaks the stateless era: by its version header, its `_meta`, or a method only it has. */
 function isModernMessage(message: JSONRPCMessage, headerVersion: string | undefined): boolean {
   if (headerVersion !== undefined && revisionOf(headerVersion)?.era === "modern") return true;
-  if (!("method" in message)) return false;
-  return (
-    isModernRequest(message.params) ||
-    message.method === "server/discover" ||
-    message.method === "subscriptions/listen"
-  );
+  return "method" in message && speaksModern(message.method, message.params);
 }
 
 function unsupportedHeader(version: string, supported: readonly string[]): string {

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../../../protocol/transport.js";
+import { CHECKED, type Transport, type TransportHandlers } from "../../../protocol/transport.js";
 import type { HttpExchange } from "../shared/exchange.js";
 import { formatSseEvent } from "../shared/sse.js";
 import { nextStreamNumber, Stream, type StreamOptions, streamHeaders } from "./stream.js";
@@ -40,7 +40,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   /** Delivers the messages of one POST; the exchange is answered when their responses are sent. */
-  receive(exchange: HttpExchange, messages: unknown[], requestIds: RequestId[]): void {
+  receive(exchange: HttpExchange, messages: JSONRPCMessage[], requestIds: RequestId[]): void {
     if (requestIds.length === 0) {
       exchange.respond(202, this.options.headers());
     } else {
@@ -50,7 +50,7 @@ export class HttpSessionTransport implements Transport {
       if (this.options.closeWhenAnswered) exchange.onAbort(() => void this.close());
       if (this.options.responseMode === "sse") this.openPostStream(post);
     }
-    for (const message of messages) this.handlers?.onmessage(message);
+    for (const message of messages) this.handlers?.onmessage(message, CHECKED);
   }
 
   /** Serves the standalone GET stream, or resumes a stream after `Last-Event-ID`. */

@@ -2,7 +2,12 @@ import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from "../../../jsonrpc/messages.js";
 import { META } from "../../../protocol/eras/request-meta.js";
-import type { Transport, TransportHandlers } from "../../../protocol/transport.js";
+import {
+  CHECKED,
+  type CheckedMessage,
+  type Transport,
+  type TransportHandlers,
+} from "../../../protocol/transport.js";
 import type { HttpExchange } from "../shared/exchange.js";
 import { modernErrorStatus } from "./modern-headers.js";
 import { nextStreamNumber, Stream, type StreamOptions, streamHeaders } from "./stream.js";
@@ -53,13 +58,13 @@ export class StatelessTransport implements Transport {
   }
 
   /** Serves one POSTed message; the POST is answered with the response to it, or 202. */
-  receive(exchange: HttpExchange, message: JSONRPCMessage): void {
+  receive(exchange: HttpExchange, message: JSONRPCMessage, checked: CheckedMessage = CHECKED): void {
     if (!("method" in message) || !("id" in message)) {
       exchange.respond(202, {});
       // Statelessly the server asks the client nothing (there is nothing to answer), and
       // cancelling is hanging up: a cancellation here could only name someone else's request.
       if ("method" in message && message.method !== "notifications/cancelled") {
-        this.handlers?.onmessage(message);
+        this.handlers?.onmessage(message, checked);
       }
       return;
     }
@@ -70,7 +75,7 @@ export class StatelessTransport implements Transport {
     if (this.options.responseMode === "sse") this.openStream(pending);
     // The message was parsed for this POST alone: it takes the inner id in place.
     (message as JSONRPCRequest).id = id;
-    this.handlers?.onmessage(message);
+    this.handlers?.onmessage(message, checked);
   }
 
   send(message: JSONRPCMessage, relatedRequestId?: RequestId): void {

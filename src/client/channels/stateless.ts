@@ -1,25 +1,25 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { fixedJson } from "../jsonrpc/fixed-json.js";
-import type { JSONRPCMessage } from "../jsonrpc/messages.js";
-import type { Peer, RequestOptions } from "../protocol/engine/peer.js";
-import { META } from "../protocol/eras/request-meta.js";
-import { LATEST_MODERN_VERSION, MODERN_VERSIONS, revisionOf } from "../protocol/revisions/index.js";
-import type { Transport } from "../protocol/transport.js";
-import type { Implementation } from "../protocol/types/base.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { fixedJson } from "../../jsonrpc/fixed-json.js";
+import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
+import type { Peer, RequestOptions } from "../../protocol/engine/peer.js";
+import { META } from "../../protocol/eras/request-meta.js";
+import { LATEST_MODERN_VERSION, MODERN_VERSIONS, revisionOf } from "../../protocol/revisions/index.js";
+import type { Transport } from "../../protocol/transport.js";
+import type { Implementation } from "../../protocol/types/base.js";
 import type {
   ClientCapabilities,
   InitializeResult,
   ServerCapabilities,
-} from "../protocol/types/lifecycle.js";
-import type { JsonSchema } from "../protocol/types/tools.js";
+} from "../../protocol/types/lifecycle.js";
+import type { JsonSchema } from "../../protocol/types/tools.js";
 import {
   encodeHeaderValue,
   headerString,
   paramHeadersOf,
   valueAt,
-} from "../transports/http/shared/param-headers.js";
-import { extend } from "../util/extend.js";
-import type { FeatureAnswerer } from "./features.js";
+} from "../../transports/http/shared/param-headers.js";
+import { extend } from "../../util/extend.js";
+import type { FeatureAnswerer } from "./channel.js";
 
 /** What a stateless (2026-07-28) client sends in every request's `_meta`. */
 export interface ModernIdentity {
@@ -41,16 +41,6 @@ const MODERN_ERRORS = new Set<number>([
   ErrorCode.MissingRequiredClientCapability,
   ErrorCode.HeaderMismatch,
 ]);
-
-/** A transport that speaks differently in the stateless era (Streamable HTTP). */
-interface ModernCapable {
-  useModern(version: string, paramHeaders?: (message: JSONRPCMessage) => Record<string, string>): void;
-  resetModern?(): void;
-}
-
-function modernCapable(transport: Transport): transport is Transport & ModernCapable {
-  return typeof (transport as Partial<ModernCapable>).useModern === "function";
-}
 
 /**
  * The params of a stateless request: the caller's, with the client's `_meta` added. Params that
@@ -100,7 +90,7 @@ export async function discover(
 ): Promise<InitializeResult | undefined> {
   let version = preferred ?? LATEST_MODERN_VERSION;
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (modernCapable(transport)) transport.useModern(version, paramHeaders);
+    transport.useModern?.(version, paramHeaders);
     try {
       const result = await peer.request<Record<string, unknown>>(
         "server/discover",
@@ -137,7 +127,7 @@ export async function discover(
       version = shared;
     }
   }
-  if (modernCapable(transport)) transport.resetModern?.();
+  transport.resetModern?.();
   return undefined;
 }
 

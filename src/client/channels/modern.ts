@@ -1,0 +1,93 @@
+import { McpError } from "../../jsonrpc/errors.js";
+import type { RequestOptions } from "../../protocol/engine/outgoing.js";
+import type { Peer } from "../../protocol/engine/peer.js";
+import type { Transport } from "../../protocol/transport.js";
+import type { LoggingLevel } from "../../protocol/types/client-features.js";
+import type { InitializeResult } from "../../protocol/types/lifecycle.js";
+import type { Tool } from "../../protocol/types/tools.js";
+import { paramHeadersOf } from "../../transports/http/shared/param-headers.js";
+import type { Channel, FeatureAnswerer, ListKind } from "./channel.js";
+import { ListenStream } from "./listen.js";
+import { type ModernIdentity, modernRequest, sharedMeta } from "./stateless.js";
+
+/**
+ * Stateless requests (2026-07-28): each carries the client's identity in `_meta`; the log level
+ * travels there too; change notifications and resource updates come on a `subscriptions/listen`
+ * stream, opened on demand.
+ */
+export class ModernChannel implements Channel {
+  readonly era = "modern";
+  private readonly listening: ListenStream;
+
+  constructor(
+    private readonly peer: Peer,
+    private readonly transport: Transport,
+    private readonly identity: ModernIdentity,
+    private readonly answer: FeatureAnswerer,
+    readonly server: InitializeResult,
+  ) {
+    this.listening = new ListenStream(peer, identity);
+  }
+
+  send<T, R>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions | undefined,
+    map: (result: T) => R,
+  ): Promise<R> {
+    const { peer, identity, answer } = this;
+    return modernRequest<T, R>(peer, method, params, identity, answer, options, map, (error) => {
+      // A broken response stream loses the request: it is sent again, as a new request.
+      if (
+        !(error instanceof McpError) ||
+        !(error.data as { streamBroken?: boolean } | undefined)?.streamBroken
+      )
+        throw error;
+      return modernRequest<T, R>(peer, method, params, identity, answer, options, map);
+    });
+  }
+
+  /** The stateless revision has no ping; discovery is the cheapest round trip it has. */
+  async ping(options?: RequestOptions): Promise<void> {
+    await this.send("server/discover", undefined, options, (result) => result);
+  }
+
+  toolCallParams(name: string, args: Record<string, unknown>): Record<string, unknown> {
+    // Built here with the identity's _meta, the params need no copy to add it.
+    return { name, arguments: args, _meta: sharedMeta(this.identity) };
+  }
+
+  async subscribe(uri: string): Promise<void> {
+    this.listening.want({ resourceSubscriptions: [...new Set(this.listening.resources).add(uri)] });
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    this.listening.want({ resourceSubscriptions: this.listening.resources.filter((u) => u !== uri) });
+  }
+
+  /** The level travels in every request's `_meta`. */
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    this.identity.logLevel = level;
+  }
+
+  /** The server asks for roots when it needs them: there is nothing to announce. */
+  announceRoots(): void {}
+
+  listen(kind: ListKind): void {
+    this.listening.want({ [`${kind}ListChanged`]: true });
+  }
+
+  /** Where arguments are mirrored in headers, a tool whose `x-mcp-header`s are invalid cannot be called safely (SEP-2243). */
+  usableTools(tools: Tool[], warn: (message: string) => void): Tool[] {
+    if (!this.transport.useModern) return tools;
+    return tools.filter((tool) => {
+      const headers = paramHeadersOf(tool.inputSchema);
+      if (typeof headers === "string") warn(`Tool ${tool.name} left out: ${headers}`);
+      return typeof headers !== "string";
+    });
+  }
+
+  close(): void {
+    this.listening.close();
+  }
+}

@@ -1,0 +1,77 @@
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { extend } from "../../util/extend.js";
+import { MODERN_VERSIONS, REVISIONS, revisionOf } from "../revisions/index.js";
+import type { ProtocolEra } from "./era.js";
+import { isModernRequest, readRequestMeta, unsupportedVersion } from "./request-meta.js";
+
+/** Requests a client may send in no revision of the handshake era: they always speak this one. */
+export const MODERN_ONLY_METHODS: ReadonlySet<string> = (() => {
+  const legacyRequests = new Set(
+    REVISIONS.filter((r) => r.era === "legacy").flatMap((r) => [...r.clientRequests]),
+  );
+  const modernRequests = REVISIONS.filter((r) => r.era === "modern").flatMap((r) => [...r.clientRequests]);
+  return new Set(modernRequests.filter((method) => !legacyRequests.has(method)));
+})();
+
+/** Whether a request speaks the stateless era: by its `_meta`, or by a method only that era has. */
+export function speaksModern(method: string, params: Record<string, unknown> | undefined): boolean {
+  return isModernRequest(params) || MODERN_ONLY_METHODS.has(method);
+}
+
+/** Results that carry caching hints. */
+const CACHEABLE = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
+
+/** Requests whose handlers may ask the client for input (multi round-trip), and their subject. */
+const ASKING: Record<string, (params: Record<string, unknown>) => unknown> = {
+  "tools/call": (params) => params.name,
+  "prompts/get": (params) => params.name,
+  "resources/read": (params) => params.uri,
+};
+
+/**
+ * The stateless era (2026-07-28): every request names its version and its sender in `_meta`;
+ * results carry `resultType`, the server's identity and, where cacheable, caching hints; a
+ * missing resource is invalid params.
+ */
+export const modern: ProtocolEra = {
+  name: "modern",
+  versions: MODERN_VERSIONS,
+  admit(method, version, supported) {
+    const revision = version === undefined ? undefined : revisionOf(version);
+    if (revision?.era !== "modern" || !supported.includes(revision.version)) {
+      return unsupportedVersion(version ?? "", supported);
+    }
+    if (revision.clientRequests.has(method)) return undefined;
+    return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method} (not in protocol ${version})`);
+  },
+  readMeta: readRequestMeta,
+  decorate(_method, result, { serverMeta, cache }) {
+    const given = result as Record<string, unknown>;
+    const own = given._meta as object | undefined;
+    const decorated: Record<string, unknown> = extend(given, {
+      resultType: given.resultType ?? "complete",
+      // Most results carry no _meta of their own: they share the server's.
+      _meta: own === undefined ? serverMeta : extend(own, serverMeta),
+    });
+    if (cache !== undefined && decorated.resultType === "complete") {
+      decorated.ttlMs ??= cache.ttlMs;
+      decorated.cacheScope ??= cache.cacheScope;
+    }
+    return decorated;
+  },
+  mapError(error) {
+    if (error instanceof McpError && error.code === ErrorCode.ResourceNotFound) {
+      return new McpError(ErrorCode.InvalidParams, error.message, error.data);
+    }
+    return error;
+  },
+  askSubject: (method) => ASKING[method],
+  cacheable: (method) => CACHEABLE.has(method),
+};

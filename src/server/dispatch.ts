@@ -1,0 +1,45 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { modern } from "../protocol/eras/modern.js";
+import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
+import type { RequestContext } from "./context.js";
+
+/** Answers one request of a server; the context knows its session and era. */
+export type DispatchHandler = (
+  params: Record<string, unknown>,
+  ctx: RequestContext,
+) => object | Promise<object>;
+
+/** One method a server answers: what it needs, who answers it, and what the stateless era adds. */
+export interface DispatchRow {
+  readonly method: string;
+  /** The server capability the method belongs to; without it the method is unknown. */
+  readonly capability: keyof ServerCapabilities | undefined;
+  readonly handler: DispatchHandler;
+  /** Whether stateless results of it carry caching hints. */
+  readonly cacheable: boolean;
+  /** For a method whose handler may ask for input (multi round-trip), the subject of its questions. */
+  readonly asks: ((params: Record<string, unknown>) => unknown) | undefined;
+}
+
+/** A table row for `method`; what the stateless era adds comes from the era. */
+export function row(
+  method: string,
+  capability: keyof ServerCapabilities | undefined,
+  handler: DispatchHandler,
+): DispatchRow {
+  return {
+    method,
+    capability,
+    handler,
+    cacheable: modern.cacheable(method),
+    asks: modern.askSubject(method),
+  };
+}
+
+/** The error of a method whose capability the server did not declare: it is unknown. */
+export function notOffered(method: string, capability: keyof ServerCapabilities): McpError {
+  return new McpError(
+    ErrorCode.MethodNotFound,
+    `Method not found: ${method} (no ${String(capability)} capability)`,
+  );
+}
