@@ -1,4 +1,4 @@
-import type { Tool } from "../client/tool.js";
+import type { AgentTool } from "../client/tool.js";
 import type { Progress } from "../protocol/types/base.js";
 import { Emitter } from "../util/emitter.js";
 import type {
@@ -15,7 +15,7 @@ import { abortable, runToolCall, type ToolCallRecord } from "./run-tool.js";
 export interface AgentOptions {
   model: ChatModel;
   /** The tools the model may call: MCP tools (`client.asTools()`, `MultiServerClient.tools()`) and local ones. */
-  tools?: Tool[];
+  tools?: AgentTool[];
   /** Most model calls in one run; default 10. */
   maxSteps?: number;
   /** The system prompt, put first unless the conversation given to `run` starts with its own. */
@@ -100,7 +100,7 @@ export class Agent {
   readonly model: ChatModel;
   readonly maxSteps: number;
   readonly system: string | undefined;
-  private readonly toolsByName = new Map<string, Tool>();
+  private readonly toolsByName = new Map<string, AgentTool>();
   private readonly definitions: ToolDefinition[];
   private readonly toolTimeout: number | undefined;
   private readonly events = new Emitter<AgentEvents>();
@@ -127,7 +127,7 @@ export class Agent {
   }
 
   /** The tools the model is offered. */
-  get tools(): Tool[] {
+  get tools(): AgentTool[] {
     return [...this.toolsByName.values()];
   }
 
@@ -146,7 +146,30 @@ export class Agent {
    */
   async run(input: string | ChatMessage[], options: RunOptions = {}): Promise<AgentResult> {
     const { signal } = options;
-    const emit = <K extends keyof AgentEvents>(event: K, value: AgentEvents[K]): void => {
+    const emit = this.emitter(options);
+    const messages = this.conversation(input);
+    const steps: AgentStep[] = [];
+    const usage = emptyUsage();
+    for (let index = 1; ; index++) {
+      signal?.throwIfAborted();
+      const step = await this.ask(index, messages, usage, emit, signal);
+      steps.push(step);
+      const calls = step.message.toolCalls ?? [];
+      if (calls.length === 0) {
+        emit("step", step);
+        return { output: step.message.content, steps, messages, usage };
+      }
+      if (index >= this.maxSteps) throw new MaxStepsError(this.maxSteps, steps);
+      step.toolResults = await Promise.all(calls.map((call) => this.call(index, call, emit, signal)));
+      signal?.throwIfAborted();
+      for (const record of step.toolResults) messages.push(record.message);
+      emit("step", step);
+    }
+  }
+
+  /** Emits an event to the agent's listeners and the run's own; a listener's throw is reported, not raised. */
+  private emitter(options: RunOptions): Emit {
+    return (event, value) => {
       this.events.emit(event, value);
       try {
         options.on?.[event]?.(value);
@@ -156,65 +179,56 @@ export class Agent {
         });
       }
     };
+  }
 
+  /** The messages a run starts from, with the system prompt first. */
+  private conversation(input: string | ChatMessage[]): ChatMessage[] {
     const messages: ChatMessage[] =
       typeof input === "string" ? [{ role: "user", content: input }] : [...input];
     if (this.system !== undefined && messages[0]?.role !== "system") {
       messages.unshift({ role: "system", content: this.system });
     }
-    const steps: AgentStep[] = [];
-    const usage = emptyUsage();
+    return messages;
+  }
 
-    for (let index = 1; ; index++) {
-      signal?.throwIfAborted();
-      const response = await abortable(
-        this.model.complete(
-          { messages: [...messages], ...(this.definitions.length > 0 ? { tools: this.definitions } : {}) },
-          signal ? { signal } : {},
-        ),
-        signal,
-      );
-      const { message } = response;
-      usage.inputTokens += response.usage?.inputTokens ?? 0;
-      usage.outputTokens += response.usage?.outputTokens ?? 0;
-      messages.push(message);
-      emit("modelOutput", {
-        step: index,
-        message,
-        ...(response.usage ? { usage: response.usage } : {}),
-        ...(response.finishReason !== undefined ? { finishReason: response.finishReason } : {}),
-      });
+  /** One request to the model: its message joins the conversation and becomes a step. */
+  private async ask(
+    index: number,
+    messages: ChatMessage[],
+    usage: Required<ChatUsage>,
+    emit: Emit,
+    signal: AbortSignal | undefined,
+  ): Promise<AgentStep> {
+    const response = await abortable(
+      this.model.complete(
+        { messages: [...messages], ...(this.definitions.length > 0 ? { tools: this.definitions } : {}) },
+        signal ? { signal } : {},
+      ),
+      signal,
+    );
+    const { message } = response;
+    usage.inputTokens += response.usage?.inputTokens ?? 0;
+    usage.outputTokens += response.usage?.outputTokens ?? 0;
+    messages.push(message);
+    const about = {
+      ...(response.usage ? { usage: response.usage } : {}),
+      ...(response.finishReason !== undefined ? { finishReason: response.finishReason } : {}),
+    };
+    emit("modelOutput", { step: index, message, ...about });
+    return { index, message, toolResults: [], ...about };
+  }
 
-      const step: AgentStep = {
-        index,
-        message,
-        toolResults: [],
-        ...(response.usage ? { usage: response.usage } : {}),
-        ...(response.finishReason !== undefined ? { finishReason: response.finishReason } : {}),
-      };
-      steps.push(step);
-      const calls = message.toolCalls ?? [];
-      if (calls.length === 0) {
-        emit("step", step);
-        return { output: message.content, steps, messages, usage };
-      }
-      if (index >= this.maxSteps) throw new MaxStepsError(this.maxSteps, steps);
-
-      step.toolResults = await Promise.all(
-        calls.map(async (call) => {
-          emit("toolCall", { step: index, call });
-          const record = await runToolCall(call, this.toolsByName, {
-            ...(signal ? { signal } : {}),
-            ...(this.toolTimeout !== undefined ? { timeout: this.toolTimeout } : {}),
-            onProgress: (progress) => emit("toolProgress", { step: index, call, progress }),
-          });
-          emit("toolResult", { step: index, ...record });
-          return record;
-        }),
-      );
-      signal?.throwIfAborted();
-      for (const record of step.toolResults) messages.push(record.message);
-      emit("step", step);
-    }
+  /** Runs one tool call of a step, with its events. */
+  private async call(index: number, call: ToolCall, emit: Emit, signal: AbortSignal | undefined) {
+    emit("toolCall", { step: index, call });
+    const record = await runToolCall(call, this.toolsByName, {
+      ...(signal ? { signal } : {}),
+      ...(this.toolTimeout !== undefined ? { timeout: this.toolTimeout } : {}),
+      onProgress: (progress) => emit("toolProgress", { step: index, call, progress }),
+    });
+    emit("toolResult", { step: index, ...record });
+    return record;
   }
 }
+
+type Emit = <K extends keyof AgentEvents>(event: K, value: AgentEvents[K]) => void;

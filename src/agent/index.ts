@@ -1,4 +1,4 @@
-export type { Tool, ToolInvokeOptions, ToolOutput } from "../client/tool.js";
+export type { AgentTool, Tool, ToolInvokeOptions, ToolOutput } from "../client/tool.js";
 export {
   type AsToolsOptions,
   asTools,

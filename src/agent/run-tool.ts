@@ -1,4 +1,4 @@
-import type { Tool, ToolOutput } from "../client/tool.js";
+import type { AgentTool, ToolOutput } from "../client/tool.js";
 import { ToolError } from "../client/tool-adapter.js";
 import type { Progress } from "../protocol/types/base.js";
 import type { ToolCall, ToolMessage } from "./chat-model.js";
@@ -66,7 +66,7 @@ const errorMessage = (error: unknown): string => (error instanceof Error ? error
  */
 export async function runToolCall(
   call: ToolCall,
-  tools: ReadonlyMap<string, Tool>,
+  tools: ReadonlyMap<string, AgentTool>,
   options: RunToolOptions,
 ): Promise<ToolCallRecord> {
   const started = performance.now();

@@ -1,6 +1,6 @@
 import { type Tool as AiSdkTool, dynamicTool, type JSONSchema7, jsonSchema } from "ai";
 import { type LlmProvider, schemaForLlm } from "../client/llm-schema.js";
-import type { Tool, ToolOutput } from "../client/tool.js";
+import type { AgentTool, ToolOutput } from "../client/tool.js";
 import type { AudioContent, ImageContent } from "../protocol/types/content.js";
 
 export interface AiSdkToolsOptions {
@@ -40,7 +40,7 @@ export function toModelOutput(output: ToolOutput): ModelOutput {
 }
 
 /**
- * mcpkit {@link Tool}s (MCP tools from `client.asTools()` or `MultiServerClient.tools()`, local
+ * mcpkit {@link AgentTool}s (MCP tools from `client.asTools()` or `MultiServerClient.tools()`, local
  * ones) as a tool set for the Vercel AI SDK's `generateText` / `streamText` / `Agent`, keyed by
  * tool name. Each is a `dynamicTool` (the AI SDK's form for tools known only at run time, as MCP
  * tools are) with the tool's JSON Schema as `inputSchema`.
@@ -53,7 +53,7 @@ export function toModelOutput(output: ToolOutput): ModelOutput {
  *
  * `ai` (5 or newer) is an optional peer dependency: install it to use this module.
  */
-export function toAiSdkTools(tools: Tool[], options: AiSdkToolsOptions = {}): Record<string, AiSdkTool> {
+export function toAiSdkTools(tools: AgentTool[], options: AiSdkToolsOptions = {}): Record<string, AiSdkTool> {
   const set: Record<string, AiSdkTool> = {};
   for (const tool of tools) {
     if (Object.hasOwn(set, tool.name)) throw new Error(`Two tools are named "${tool.name}"`);
@@ -62,8 +62,8 @@ export function toAiSdkTools(tools: Tool[], options: AiSdkToolsOptions = {}): Re
   return set;
 }
 
-/** One {@link Tool} for the AI SDK; see {@link toAiSdkTools}. */
-export function toAiSdkTool(tool: Tool, options: AiSdkToolsOptions = {}): AiSdkTool {
+/** One {@link AgentTool} for the AI SDK; see {@link toAiSdkTools}. */
+export function toAiSdkTool(tool: AgentTool, options: AiSdkToolsOptions = {}): AiSdkTool {
   const schema = schemaForLlm(tool.inputSchema, options.provider ?? "generic") as JSONSchema7;
   return dynamicTool({
     description: tool.description,

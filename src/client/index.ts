@@ -18,7 +18,7 @@ export type {
   StdioClientOptions,
   TransportClientOptions,
 } from "./options.js";
-export type { Tool, ToolInvokeOptions, ToolOutput } from "./tool.js";
+export type { AgentTool, Tool, ToolInvokeOptions, ToolOutput } from "./tool.js";
 export {
   type AsToolsOptions,
   asTools,

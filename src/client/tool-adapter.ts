@@ -10,7 +10,7 @@ import type { Progress } from "../protocol/types/base.js";
 import type { ContentBlock } from "../protocol/types/content.js";
 import type { JsonSchema, Tool as McpToolDescription } from "../protocol/types/tools.js";
 import type { McpClient } from "./client.js";
-import type { Tool, ToolInvokeOptions, ToolOutput } from "./tool.js";
+import type { AgentTool, ToolInvokeOptions, ToolOutput } from "./tool.js";
 import { ToolResult } from "./tool-result.js";
 
 /** The one method an MCP tool needs: an `McpClient`, or a server of a `MultiServerClient`. */
@@ -18,7 +18,7 @@ export interface ToolCaller {
   callTool(name: string, args: Record<string, unknown>, options?: RequestOptions): Promise<ToolResult>;
 }
 
-/** How an MCP tool behaves as a `Tool`. */
+/** How an MCP tool behaves as an `AgentTool`. */
 export interface McpToolOptions {
   /** The name the model sees; default the MCP tool's name. */
   name?: string;
@@ -53,8 +53,8 @@ export class ToolError extends Error {
   }
 }
 
-/** An MCP tool as a `Tool`: what the server described, and where calls go. */
-export interface McpTool extends Tool {
+/** An MCP tool as an `AgentTool`: what the server described, and where calls go. */
+export interface McpTool extends AgentTool {
   /** The tool as the server listed it (its own name, annotations, output schema…). */
   readonly definition: McpToolDescription;
 }
@@ -74,7 +74,7 @@ export function toToolOutput(result: ToolResult, tool: string): ToolOutput {
 function noProgress(): void {}
 
 /**
- * One MCP tool as a `Tool`. `invoke` calls it with the caller's `signal` (aborting cancels the call
+ * One MCP tool as an `AgentTool`. `invoke` calls it with the caller's `signal` (aborting cancels the call
  * on the server), `onProgress` and `timeout`; the timeout restarts on progress up to
  * `maxTotalTimeout`. A tool's own failure (`isError`) comes back as a `ToolOutput` with
  * `isError: true` and the error text, for the model to read, or throws a `ToolError` with
@@ -106,7 +106,7 @@ export function mcpTool(caller: ToolCaller, tool: McpToolDescription, options: M
 }
 
 /**
- * Every tool of a server (all pages of `tools/list`) as `Tool`s. `client.asTools(options)` is this.
+ * Every tool of a server (all pages of `tools/list`) as `AgentTool`s. `client.asTools(options)` is this.
  * Options apply to every tool; `tools: { [mcpName]: { … } }` overrides them for one.
  */
 export async function asTools(client: McpClient, options: AsToolsOptions = {}): Promise<McpTool[]> {
@@ -171,11 +171,11 @@ const failure = (message: string): ToolResult =>
   new ToolResult({ content: [{ type: "text", text: message }], isError: true });
 
 /**
- * A local function as a `Tool`. Arguments are checked against `input` first: invalid ones give an
+ * A local function as an `AgentTool`. Arguments are checked against `input` first: invalid ones give an
  * `isError` output naming the field, and `run` is not called. A thrown error becomes an `isError`
  * output with its message (or a `ToolError` with `throwOnToolError`); an abort or a timeout rejects.
  */
-export function localTool<S extends SchemaLike>(definition: LocalToolDefinition<S>): Tool {
+export function localTool<S extends SchemaLike>(definition: LocalToolDefinition<S>): AgentTool {
   const compiled = definition.input ? compileSchema(definition.input) : undefined;
   const inputSchema = compiled ? { type: "object", ...compiled.jsonSchema } : EMPTY_INPUT;
   const { name } = definition;

@@ -28,7 +28,7 @@ export interface ToolOutput {
  * A tool an agent can call (the seed's BaseTool): an MCP tool adapted by `client.asTools()` or
  * `MultiServerClient.tools()`, or a local function made with `localTool()`. Both mix freely.
  */
-export interface Tool {
+export interface AgentTool {
   /** The name the model sees; unique among the tools given to one agent. */
   readonly name: string;
   readonly description: string;
@@ -36,3 +36,10 @@ export interface Tool {
   readonly inputSchema: JsonSchema;
   invoke(args: Record<string, unknown>, options?: ToolInvokeOptions): Promise<ToolOutput>;
 }
+
+/**
+ * The former name of {@link AgentTool}, kept so existing code compiles; the MCP tool description
+ * is `Tool` in `mcpkit/protocol`.
+ * @deprecated Use `AgentTool`.
+ */
+export type Tool = AgentTool;

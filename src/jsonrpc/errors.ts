@@ -12,7 +12,12 @@ export const ErrorCode = {
   InvalidParams: -32602,
   /** Internal error. */
   InternalError: -32603,
-  /** The connection closed before the response arrived (local, never sent). */
+  /**
+   * The start of JSON-RPC's range for implementation-defined server errors: what the HTTP
+   * endpoints answer a refused request with (a bad header, an unknown session), beside its status.
+   */
+  ServerError: -32000,
+  /** The connection closed before the response arrived (local, never sent; the SDKs' number). */
   ConnectionClosed: -32000,
   /** The request timed out (local, never sent). */
   RequestTimeout: -32001,

@@ -1,7 +1,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
 import { type LlmProvider, schemaForLlm } from "../client/llm-schema.js";
-import type { Tool, ToolOutput } from "../client/tool.js";
+import type { AgentTool, ToolOutput } from "../client/tool.js";
 import type { JsonSchema } from "../protocol/types/tools.js";
 
 export interface LangChainToolsOptions {
@@ -15,11 +15,11 @@ export interface LangChainToolsOptions {
   timeout?: number;
 }
 
-/** What a LangChain tool made from an mcpkit {@link Tool} keeps as the `ToolMessage`'s artifact. */
+/** What a LangChain tool made from an mcpkit {@link AgentTool} keeps as the `ToolMessage`'s artifact. */
 export type LangChainToolArtifact = ToolOutput;
 
 /**
- * mcpkit {@link Tool}s (MCP tools from `client.asTools()` or `MultiServerClient.tools()`, local
+ * mcpkit {@link AgentTool}s (MCP tools from `client.asTools()` or `MultiServerClient.tools()`, local
  * ones) as LangChain `StructuredTool`s, for LangGraph's `createReactAgent`, LangChain's
  * `createAgent`, `model.bindTools(...)` or a `ToolNode`.
  *
@@ -34,14 +34,14 @@ export type LangChainToolArtifact = ToolOutput;
  * `@langchain/core` is an optional peer dependency: install it to use this module.
  */
 export function toLangChainTools(
-  tools: Tool[],
+  tools: AgentTool[],
   options: LangChainToolsOptions = {},
 ): DynamicStructuredTool[] {
   return tools.map((tool) => toLangChainTool(tool, options));
 }
 
-/** One {@link Tool} as a LangChain `StructuredTool`; see {@link toLangChainTools}. */
-export function toLangChainTool(tool: Tool, options: LangChainToolsOptions = {}): DynamicStructuredTool {
+/** One {@link AgentTool} as a LangChain `StructuredTool`; see {@link toLangChainTools}. */
+export function toLangChainTool(tool: AgentTool, options: LangChainToolsOptions = {}): DynamicStructuredTool {
   const schema: JsonSchema = schemaForLlm(tool.inputSchema, options.provider ?? "generic");
   return new DynamicStructuredTool({
     name: tool.name,

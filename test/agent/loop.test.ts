@@ -6,10 +6,10 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   Agent,
+  type AgentTool,
   ChatModelError,
   localTool,
   OpenAIChatModel,
-  type Tool,
   type ToolOutput,
 } from "../../src/agent/index.js";
 import { type ScriptedOpenAIServer, startScriptedOpenAI, toolResults } from "../fixtures/openai-server.js";
@@ -32,7 +32,10 @@ const output = (text: string, isError = false): ToolOutput => ({
   isError,
 });
 
-function local(name: string, run: (args: Record<string, unknown>) => Promise<ToolOutput> | ToolOutput): Tool {
+function local(
+  name: string,
+  run: (args: Record<string, unknown>) => Promise<ToolOutput> | ToolOutput,
+): AgentTool {
   return {
     name,
     description: `The ${name} tool`,

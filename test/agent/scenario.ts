@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { asTools, McpClient, MultiServerClient, type Tool } from "../../src/client/index.js";
+import { type AgentTool, asTools, McpClient, MultiServerClient } from "../../src/client/index.js";
 import { McpServer } from "../../src/server/index.js";
 import { createCalculatorServer } from "../../src/servers/index.js";
 
@@ -24,7 +24,7 @@ export interface Scenario {
   /** Holds both servers: `fs` (stdio) and `math` (Streamable HTTP). */
   mcp: MultiServerClient;
   /** Every tool of both servers. */
-  tools: Tool[];
+  tools: AgentTool[];
   close(): Promise<void>;
 }
 
@@ -62,7 +62,7 @@ export async function startScenario(): Promise<Scenario> {
 
 /** A server whose `wait` tool blocks until cancelled, reporting what its handler saw. */
 export async function startWaitServer(): Promise<{
-  tools: Tool[];
+  tools: AgentTool[];
   /** Resolves when `wait` starts running on the server. */
   started: Promise<void>;
   /** Resolves with `true` when the handler's signal aborts. */

@@ -2,13 +2,13 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  type AgentTool,
   asTools,
   ErrorCode,
   localTool,
   McpClient,
   McpError,
   mcpTool,
-  type Tool,
   ToolError,
 } from "../../src/client/index.js";
 import { McpServer } from "../../src/server/index.js";
@@ -17,7 +17,7 @@ import { connectInMemory } from "../helpers/connect.js";
 const FIXTURE = fileURLToPath(new URL("../fixtures/multi-search-server.js", import.meta.url));
 
 let client: McpClient;
-let tools: Tool[];
+let tools: AgentTool[];
 const byName = (name: string) => tools.find((tool) => tool.name === name)!;
 
 beforeAll(async () => {
@@ -195,7 +195,7 @@ describe("localTool", () => {
   });
 
   it("mixes with MCP tools", async () => {
-    const mixed: Tool[] = [...tools, add];
+    const mixed: AgentTool[] = [...tools, add];
     expect(new Set(mixed.map((tool) => tool.name)).size).toBe(mixed.length);
     expect((await mixed.find((tool) => tool.name === "add")!.invoke({ a: 1, b: 1 })).text).toBe("2");
   });

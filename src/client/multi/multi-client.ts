@@ -139,7 +139,7 @@ export class MultiServerClient {
   }
 
   /**
-   * The tools of every server (or the selected ones), as `Tool`s named for the model and routed to
+   * The tools of every server (or the selected ones), as `AgentTool`s named for the model and routed to
    * their server. Names follow the `collisions` policy and are `[a-zA-Z0-9_-]{1,64}`. Call again
    * after `toolsChanged`. Throws for an unknown server name, or a conflict under `"error"`.
    */

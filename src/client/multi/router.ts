@@ -49,7 +49,7 @@ export interface RouterSettings {
 }
 
 /**
- * The tools of the selected servers as `Tool`s with names unique among them (the collision policy
+ * The tools of the selected servers as `AgentTool`s with names unique among them (the collision policy
  * decides how), each routed to its own server's connection. Server order, then each server's order.
  */
 export function routeTools(

@@ -134,48 +134,14 @@ function propertyProblems(name: string, s: unknown, rules: ElicitationRules): st
     if (type !== "string" && key in s)
       out.push(`${at}: keyword ${quote(key)} is only allowed on string enums`);
   }
-  if (type === "string" && ("enum" in s || "oneOf" in s)) {
-    if ("enum" in s && "oneOf" in s) out.push(`${at}: use either enum or oneOf, not both`);
-    else if (!("oneOf" in s)) {
-      out.push(...listProblems(at, "enum", s.enum));
-      const names = s.enumNames;
-      const fits = (n: unknown[]) => Array.isArray(s.enum) && n.length === s.enum.length;
-      const ok =
-        names === undefined ||
-        (Array.isArray(names) && fits(names) && names.every((n) => typeof n === "string"));
-      if (!ok) out.push(`${at}: enumNames must be strings, one per enum value`);
-    } else if (!rules.titledEnums) out.push(`${at}: titled enums (oneOf) need revision 2025-11-25`);
-    else out.push(...listProblems(at, "oneOf", s.oneOf, true));
-  } else if (type === "string") {
-    if (s.format !== undefined && !FORMATS.includes(s.format as string)) {
-      out.push(`${at}: format ${quote(s.format)} is not supported (only ${FORMATS.join(", ")})`);
-    }
-    out.push(...boundProblems(at, s, "minLength", "maxLength", true));
-    if (s.pattern !== undefined && !(typeof s.pattern === "string" && regExp(s.pattern))) {
-      out.push(`${at}: pattern must be a valid regular expression`);
-    }
-  } else if (type === "number" || type === "integer") {
+  if (type === "string" && ("enum" in s || "oneOf" in s)) out.push(...enumProblems(at, s, rules));
+  else if (type === "string") out.push(...stringProblems(at, s));
+  else if (type === "number" || type === "integer")
     out.push(...boundProblems(at, s, "minimum", "maximum", false));
-  } else if (type === "array") {
+  else if (type === "array") {
     if (!rules.multiSelect)
       return [...out, `${at}: multi-select enums (type "array") need revision 2025-11-25`];
-    const items = s.items;
-    if (!isNode(items) || (!Array.isArray(items.enum) && !Array.isArray(items.anyOf))) {
-      out.push(
-        `${at}: arrays are only allowed as multi-select enums (items with enum, or anyOf of {const, title})`,
-      );
-    } else {
-      for (const key of FORBIDDEN) {
-        if (key !== "anyOf" && key in items) out.push(`${at}: keyword ${quote(key)} is not allowed in items`);
-      }
-      if ("enum" in items && "anyOf" in items) out.push(`${at}: items use either enum or anyOf, not both`);
-      else if ("anyOf" in items) out.push(...listProblems(at, "items.anyOf", items.anyOf, true));
-      else {
-        out.push(...listProblems(at, "items.enum", items.enum));
-        if (items.type !== "string") out.push(`${at}: items.type must be "string"`);
-      }
-    }
-    out.push(...boundProblems(at, s, "minItems", "maxItems", true));
+    out.push(...multiSelectProblems(at, s));
   } else if (type !== "boolean") {
     const what = type === undefined ? "type is missing" : `type ${quote(type)} is not allowed`;
     return [...out, `${at}: ${what} (${PRIMITIVES})`];
@@ -183,16 +149,70 @@ function propertyProblems(name: string, s: unknown, rules: ElicitationRules): st
   for (const key of ["title", "description"]) {
     if (s[key] !== undefined && typeof s[key] !== "string") out.push(`${at}: ${key} must be a string`);
   }
-  if (s.default !== undefined) {
-    if (rules.defaults === "booleans" && type !== "boolean") {
-      out.push(`${at}: default is only allowed on booleans in revision 2025-06-18`);
-    } else if (out.length === 0) {
-      // The default must be an answer the user could give: same checks as the content.
-      const problem = valueProblem(s, s.default);
-      if (problem) out.push(`${at}: default ${problem}`);
-    }
+  if (s.default !== undefined) out.push(...defaultProblems(at, s, rules, out.length === 0));
+  return out;
+}
+
+/** A single-select string enum: `enum` (with optional `enumNames`) or, titled, `oneOf`. */
+function enumProblems(at: string, s: Node, rules: ElicitationRules): string[] {
+  if ("enum" in s && "oneOf" in s) return [`${at}: use either enum or oneOf, not both`];
+  if ("oneOf" in s) {
+    if (!rules.titledEnums) return [`${at}: titled enums (oneOf) need revision 2025-11-25`];
+    return listProblems(at, "oneOf", s.oneOf, true);
+  }
+  const out = listProblems(at, "enum", s.enum);
+  const names = s.enumNames;
+  const fits = (n: unknown[]) => Array.isArray(s.enum) && n.length === s.enum.length;
+  const ok =
+    names === undefined || (Array.isArray(names) && fits(names) && names.every((n) => typeof n === "string"));
+  if (!ok) out.push(`${at}: enumNames must be strings, one per enum value`);
+  return out;
+}
+
+/** A free string: its format, length bounds and pattern. */
+function stringProblems(at: string, s: Node): string[] {
+  const out: string[] = [];
+  if (s.format !== undefined && !FORMATS.includes(s.format as string)) {
+    out.push(`${at}: format ${quote(s.format)} is not supported (only ${FORMATS.join(", ")})`);
+  }
+  out.push(...boundProblems(at, s, "minLength", "maxLength", true));
+  if (s.pattern !== undefined && !(typeof s.pattern === "string" && regExp(s.pattern))) {
+    out.push(`${at}: pattern must be a valid regular expression`);
   }
   return out;
+}
+
+/** A multi-select enum: `items` with `enum`, or with `anyOf` of `{const, title}`. */
+function multiSelectProblems(at: string, s: Node): string[] {
+  const out: string[] = [];
+  const items = s.items;
+  if (!isNode(items) || (!Array.isArray(items.enum) && !Array.isArray(items.anyOf))) {
+    out.push(
+      `${at}: arrays are only allowed as multi-select enums (items with enum, or anyOf of {const, title})`,
+    );
+  } else {
+    for (const key of FORBIDDEN) {
+      if (key !== "anyOf" && key in items) out.push(`${at}: keyword ${quote(key)} is not allowed in items`);
+    }
+    if ("enum" in items && "anyOf" in items) out.push(`${at}: items use either enum or anyOf, not both`);
+    else if ("anyOf" in items) out.push(...listProblems(at, "items.anyOf", items.anyOf, true));
+    else {
+      out.push(...listProblems(at, "items.enum", items.enum));
+      if (items.type !== "string") out.push(`${at}: items.type must be "string"`);
+    }
+  }
+  out.push(...boundProblems(at, s, "minItems", "maxItems", true));
+  return out;
+}
+
+/** A `default`: allowed where the revision allows it, and an answer the user could give. */
+function defaultProblems(at: string, s: Node, rules: ElicitationRules, sound: boolean): string[] {
+  if (rules.defaults === "booleans" && s.type !== "boolean") {
+    return [`${at}: default is only allowed on booleans in revision 2025-06-18`];
+  }
+  if (!sound) return [];
+  const problem = valueProblem(s, s.default);
+  return problem ? [`${at}: default ${problem}`] : [];
 }
 
 /** A non-empty list of strings, or with `titled` of `{const, title}` strings. */

@@ -192,91 +192,100 @@ function compile(schema: JsonSchema): Check {
   };
 }
 
+/** The check of each group of keywords, compiled from the schema. */
+const GROUP_COMPILERS: Record<Group, (schema: JsonSchema) => Check> = {
+  number: compileNumber,
+  string: compileString,
+  array: compileArray,
+  object: compileObject,
+};
+
 function compileGroup(group: Group, schema: JsonSchema): Check {
-  switch (group) {
-    case "number": {
-      const limits = LIMITS.filter(([keyword]) => schema[keyword] !== undefined).map(
-        ([keyword, fails, ok]) => [schema[keyword] as number, fails, ok] as const,
-      );
-      return (value) => {
-        for (const [limit, fails, ok] of limits) {
-          if (fails(value as number, limit))
-            return error(`must be ${ok} ${limit}`, { comparison: ok, limit });
-        }
-        return undefined;
-      };
+  return GROUP_COMPILERS[group](schema);
+}
+
+function compileNumber(schema: JsonSchema): Check {
+  const limits = LIMITS.filter(([keyword]) => schema[keyword] !== undefined).map(
+    ([keyword, fails, ok]) => [schema[keyword] as number, fails, ok] as const,
+  );
+  return (value) => {
+    for (const [limit, fails, ok] of limits) {
+      if (fails(value as number, limit)) return error(`must be ${ok} ${limit}`, { comparison: ok, limit });
     }
-    case "string": {
-      const { maxLength, minLength, pattern } = schema as {
-        maxLength?: number;
-        minLength?: number;
-        pattern?: string;
-      };
-      const regExp = pattern === undefined ? undefined : new RegExp(pattern, "u");
-      const counts = maxLength !== undefined || minLength !== undefined;
-      return (value) => {
-        const length = counts ? codePoints(value as string) : 0;
-        if (maxLength !== undefined && length > maxLength) {
-          return error(`must NOT have more than ${maxLength} characters`, { limit: maxLength });
-        }
-        if (minLength !== undefined && length < minLength) {
-          return error(`must NOT have fewer than ${minLength} characters`, { limit: minLength });
-        }
-        if (regExp && !regExp.test(value as string)) {
-          return error(`must match pattern "${pattern}"`, { pattern });
-        }
-        return undefined;
-      };
+    return undefined;
+  };
+}
+
+function compileString(schema: JsonSchema): Check {
+  const { maxLength, minLength, pattern } = schema as {
+    maxLength?: number;
+    minLength?: number;
+    pattern?: string;
+  };
+  const regExp = pattern === undefined ? undefined : new RegExp(pattern, "u");
+  const counts = maxLength !== undefined || minLength !== undefined;
+  return (value) => {
+    const length = counts ? codePoints(value as string) : 0;
+    if (maxLength !== undefined && length > maxLength) {
+      return error(`must NOT have more than ${maxLength} characters`, { limit: maxLength });
     }
-    case "array": {
-      const { maxItems, minItems } = schema as { maxItems?: number; minItems?: number };
-      const items = schema.items === undefined ? undefined : compile(schema.items as JsonSchema);
-      return (value) => {
-        const array = value as unknown[];
-        if (maxItems !== undefined && array.length > maxItems) {
-          return error(`must NOT have more than ${maxItems} items`, { limit: maxItems });
-        }
-        if (minItems !== undefined && array.length < minItems) {
-          return error(`must NOT have fewer than ${minItems} items`, { limit: minItems });
-        }
-        if (items) {
-          for (let i = 0; i < array.length; i++) {
-            const found = items(array[i]);
-            if (found) return within(String(i), found);
-          }
-        }
-        return undefined;
-      };
+    if (minLength !== undefined && length < minLength) {
+      return error(`must NOT have fewer than ${minLength} characters`, { limit: minLength });
     }
-    case "object": {
-      const required = (schema.required ?? []) as string[];
-      const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-      const known = schema.additionalProperties === false ? new Set(Object.keys(properties)) : undefined;
-      const checks = Object.entries(properties).map(
-        ([name, property]) => [name, pointerSegment(name), compile(property)] as const,
-      );
-      return (value) => {
-        const object = value as Record<string, unknown>;
-        for (const name of required) {
-          if (object[name] === undefined) {
-            return error(`must have required property '${name}'`, { missingProperty: name });
-          }
-        }
-        if (known) {
-          for (const key in object) {
-            if (!known.has(key))
-              return error("must NOT have additional properties", { additionalProperty: key });
-          }
-        }
-        for (const [name, segment, check] of checks) {
-          if (object[name] === undefined) continue;
-          const found = check(object[name]);
-          if (found) return within(segment, found);
-        }
-        return undefined;
-      };
+    if (regExp && !regExp.test(value as string)) {
+      return error(`must match pattern "${pattern}"`, { pattern });
     }
-  }
+    return undefined;
+  };
+}
+
+function compileArray(schema: JsonSchema): Check {
+  const { maxItems, minItems } = schema as { maxItems?: number; minItems?: number };
+  const items = schema.items === undefined ? undefined : compile(schema.items as JsonSchema);
+  return (value) => {
+    const array = value as unknown[];
+    if (maxItems !== undefined && array.length > maxItems) {
+      return error(`must NOT have more than ${maxItems} items`, { limit: maxItems });
+    }
+    if (minItems !== undefined && array.length < minItems) {
+      return error(`must NOT have fewer than ${minItems} items`, { limit: minItems });
+    }
+    if (items) {
+      for (let i = 0; i < array.length; i++) {
+        const found = items(array[i]);
+        if (found) return within(String(i), found);
+      }
+    }
+    return undefined;
+  };
+}
+
+function compileObject(schema: JsonSchema): Check {
+  const required = (schema.required ?? []) as string[];
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const known = schema.additionalProperties === false ? new Set(Object.keys(properties)) : undefined;
+  const checks = Object.entries(properties).map(
+    ([name, property]) => [name, pointerSegment(name), compile(property)] as const,
+  );
+  return (value) => {
+    const object = value as Record<string, unknown>;
+    for (const name of required) {
+      if (object[name] === undefined) {
+        return error(`must have required property '${name}'`, { missingProperty: name });
+      }
+    }
+    if (known) {
+      for (const key in object) {
+        if (!known.has(key)) return error("must NOT have additional properties", { additionalProperty: key });
+      }
+    }
+    for (const [name, segment, check] of checks) {
+      if (object[name] === undefined) continue;
+      const found = check(object[name]);
+      if (found) return within(segment, found);
+    }
+    return undefined;
+  };
 }
 
 /** A JSON Pointer segment. */

@@ -138,7 +138,7 @@ function reply(
   exchange: HttpExchange,
   status: number,
   message: string,
-  code: number = ErrorCode.ConnectionClosed,
+  code: number = ErrorCode.ServerError,
 ): void {
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message } });
   exchange.respond(status, { "content-type": "application/json" }, body);

@@ -11,6 +11,8 @@ import { BodyTooLargeError, type ConnectSession, type HttpExchange } from "../sh
 import { type OriginPolicy, originProblem } from "../shared/origin.js";
 import { type EventStore, MemoryEventStore } from "./event-store.js";
 import { modernErrorStatus, modernHeaderProblem, type ParamHeaders } from "./modern-headers.js";
+import { GET_RULES, POST_RULES, refused, reply, replyError, unsupportedHeader } from "./replies.js";
+import { SessionStore } from "./session-store.js";
 import { HttpSessionTransport, type ResponseMode } from "./session-transport.js";
 import { StatelessTransport } from "./stateless-transport.js";
 
@@ -36,23 +38,17 @@ export interface StreamableHttpOptions extends OriginPolicy {
   paramHeaders?: ParamHeaders;
 }
 
-interface SessionEntry {
-  transport: HttpSessionTransport;
-  principal: string | undefined;
-  lastUsed: number;
-}
-
 /** The version a request without `MCP-Protocol-Version` is assumed to speak, as the spec says. */
 const DEFAULT_HEADER_VERSION = "2025-03-26";
 
 /**
- * The MCP endpoint of the Streamable HTTP transport (and the session bookkeeping behind it),
- * independent of the HTTP server it is mounted in.
+ * The MCP endpoint of the Streamable HTTP transport, independent of the HTTP server it is
+ * mounted in: it checks each request, then routes it to its session, to a new one, or to the
+ * stateless transport.
  */
 export class StreamableHttpHandler {
-  private readonly sessions = new Map<string, SessionEntry>();
+  private readonly sessions: SessionStore;
   private readonly eventStore: EventStore | undefined;
-  private sweeper: NodeJS.Timeout | undefined;
   /** Serves stateless (2026-07-28) requests, once one came. */
   private stateless: StatelessTransport | undefined;
   private statelessOpening: Promise<StatelessTransport> | undefined;
@@ -66,6 +62,7 @@ export class StreamableHttpHandler {
   ) {
     this.eventStore =
       options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
+    this.sessions = new SessionStore(options.sessionIdleTimeout ?? 30 * 60_000, options.principalOf);
   }
 
   /** How many sessions are open. */
@@ -75,7 +72,7 @@ export class StreamableHttpHandler {
 
   async handle(exchange: HttpExchange): Promise<void> {
     const forbidden = originProblem(exchange, this.options);
-    if (forbidden) return reply(exchange, 403, ErrorCode.ConnectionClosed, `Forbidden: ${forbidden}`);
+    if (forbidden) return reply(exchange, 403, ErrorCode.ServerError, `Forbidden: ${forbidden}`);
     switch (exchange.method) {
       case "POST":
         return this.post(exchange);
@@ -84,7 +81,7 @@ export class StreamableHttpHandler {
       case "DELETE":
         return this.delete(exchange);
       default:
-        return reply(exchange, 405, ErrorCode.ConnectionClosed, `Method not allowed: ${exchange.method}`, {
+        return reply(exchange, 405, ErrorCode.ServerError, `Method not allowed: ${exchange.method}`, {
           allow: this.options.stateless ? "POST" : "GET, POST, DELETE",
         });
     }
@@ -92,68 +89,17 @@ export class StreamableHttpHandler {
 
   /** Ends every session. */
   async close(): Promise<void> {
-    const entries = [...this.sessions.values()];
-    this.sessions.clear();
-    this.stopSweeper();
     const stateless = this.stateless;
     this.stateless = undefined;
     this.statelessOpening = undefined;
-    await Promise.all([...entries.map((entry) => entry.transport.close()), stateless?.close()]);
+    await Promise.all([this.sessions.close(), stateless?.close()]);
   }
 
   private async post(exchange: HttpExchange): Promise<void> {
-    const accept = exchange.header("accept") ?? "";
-    if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
-      return reply(
-        exchange,
-        406,
-        ErrorCode.ConnectionClosed,
-        "Not Acceptable: Accept must list application/json and text/event-stream",
-      );
-    }
-    const type = exchange.header("content-type") ?? "";
-    if (!/^application\/json\s*(;|$)/i.test(type)) {
-      return reply(
-        exchange,
-        415,
-        ErrorCode.ConnectionClosed,
-        "Unsupported Media Type: Content-Type must be application/json",
-      );
-    }
+    if (refused(exchange, POST_RULES)) return;
     const version = exchange.header("mcp-protocol-version");
-    let body: string;
-    try {
-      body = await exchange.readBody(this.options.maxBodySize ?? 4 * 1024 * 1024);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError)
-        return reply(exchange, 413, ErrorCode.InvalidRequest, `Payload Too Large: ${error.message}`);
-      throw error;
-    }
-    let value: unknown;
-    try {
-      value = this.parser.parse(body);
-    } catch (error) {
-      return reply(exchange, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
-    }
-    if (Array.isArray(value))
-      return reply(
-        exchange,
-        400,
-        ErrorCode.InvalidRequest,
-        "Invalid request: JSON-RPC batches are not supported",
-      );
-    const problem = messageProblem(value);
-    if (problem)
-      return reply(
-        exchange,
-        400,
-        ErrorCode.InvalidRequest,
-        `Invalid request: ${problem}`,
-        undefined,
-        (value as { id?: RequestId }).id,
-      );
-    const message = value as JSONRPCMessage;
-    const ids: RequestId[] = "method" in message && "id" in message ? [message.id] : [];
+    const message = await this.readMessage(exchange);
+    if (message === undefined) return;
     if (isModernMessage(message, version)) return this.postModern(exchange, message, version);
     if (version !== undefined && !this.supportedVersions.includes(version)) {
       return reply(
@@ -163,8 +109,8 @@ export class StreamableHttpHandler {
         unsupportedHeader(version, this.supportedVersions),
       );
     }
+    const ids: RequestId[] = "method" in message && "id" in message ? [message.id] : [];
     const isInitialize = "method" in message && message.method === "initialize";
-
     if (this.options.stateless) {
       const transport = new HttpSessionTransport(undefined, this.streamOptions(undefined, true));
       await this.connect(transport, isInitialize ? {} : { assumeVersion: version ?? DEFAULT_HEADER_VERSION });
@@ -175,16 +121,40 @@ export class StreamableHttpHandler {
     if (isInitialize) {
       const sessionId = randomBytes(16).toString("base64url");
       const transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId, false));
-      const principal = this.options.principalOf?.(exchange);
-      this.sessions.set(sessionId, { transport, principal, lastUsed: Date.now() });
-      this.startSweeper();
+      this.sessions.add(sessionId, transport, exchange);
       await this.connect(transport, {});
       transport.receive(exchange, [message], ids);
       return;
     }
-    const entry = this.session(exchange);
-    if (!entry) return;
-    entry.transport.receive(exchange, [message], ids);
+    this.sessions.of(exchange)?.receive(exchange, [message], ids);
+  }
+
+  /** The POST's one JSON-RPC message, or `undefined` after answering 413 or 400. */
+  private async readMessage(exchange: HttpExchange): Promise<JSONRPCMessage | undefined> {
+    let body: string;
+    try {
+      body = await exchange.readBody(this.options.maxBodySize ?? 4 * 1024 * 1024);
+    } catch (error) {
+      if (!(error instanceof BodyTooLargeError)) throw error;
+      reply(exchange, 413, ErrorCode.InvalidRequest, `Payload Too Large: ${error.message}`);
+      return undefined;
+    }
+    let value: unknown;
+    try {
+      value = this.parser.parse(body);
+    } catch (error) {
+      reply(exchange, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
+      return undefined;
+    }
+    if (Array.isArray(value)) {
+      reply(exchange, 400, ErrorCode.InvalidRequest, "Invalid request: JSON-RPC batches are not supported");
+      return undefined;
+    }
+    const problem = messageProblem(value);
+    if (problem === undefined) return value as JSONRPCMessage;
+    const id = (value as { id?: RequestId }).id;
+    reply(exchange, 400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`, undefined, id);
+    return undefined;
   }
 
   /**
@@ -239,64 +209,20 @@ export class StreamableHttpHandler {
   }
 
   private async get(exchange: HttpExchange): Promise<void> {
-    if (this.options.stateless) {
-      return reply(
-        exchange,
-        405,
-        ErrorCode.ConnectionClosed,
-        "Method not allowed: this server keeps no sessions",
-        { allow: "POST" },
-      );
-    }
-    if (!accepts(exchange.header("accept") ?? "", "text/event-stream")) {
-      return reply(
-        exchange,
-        406,
-        ErrorCode.ConnectionClosed,
-        "Not Acceptable: Accept must list text/event-stream",
-      );
-    }
+    if (this.options.stateless) return noSessions(exchange);
+    if (refused(exchange, GET_RULES)) return;
     if (this.headerVersion(exchange) === null) return;
-    const entry = this.session(exchange);
-    if (!entry) return;
-    await entry.transport.openGet(exchange, exchange.header("last-event-id"));
+    const transport = this.sessions.of(exchange);
+    if (transport) await transport.openGet(exchange, exchange.header("last-event-id"));
   }
 
   private async delete(exchange: HttpExchange): Promise<void> {
-    if (this.options.stateless) {
-      return reply(
-        exchange,
-        405,
-        ErrorCode.ConnectionClosed,
-        "Method not allowed: this server keeps no sessions",
-        { allow: "POST" },
-      );
-    }
-    const entry = this.session(exchange);
-    if (!entry) return;
-    this.sessions.delete(entry.transport.sessionId!);
-    await entry.transport.close();
+    if (this.options.stateless) return noSessions(exchange);
+    const transport = this.sessions.of(exchange);
+    if (!transport) return;
+    this.sessions.delete(transport.sessionId!);
+    await transport.close();
     exchange.respond(200, {});
-  }
-
-  /** The request's session, or `undefined` after answering 400 (no id) or 404 (unknown, ended, or someone else's). */
-  private session(exchange: HttpExchange): SessionEntry | undefined {
-    const sessionId = exchange.header("mcp-session-id");
-    if (sessionId === undefined) {
-      reply(exchange, 400, ErrorCode.ConnectionClosed, "Bad Request: Mcp-Session-Id header is required");
-      return undefined;
-    }
-    const entry = this.sessions.get(sessionId);
-    if (
-      !entry ||
-      entry.transport.isClosed ||
-      (entry.principal !== undefined && entry.principal !== this.options.principalOf?.(exchange))
-    ) {
-      reply(exchange, 404, ErrorCode.ConnectionClosed, "Session not found");
-      return undefined;
-    }
-    entry.lastUsed = Date.now();
-    return entry;
   }
 
   /** The `MCP-Protocol-Version` header: its value, `undefined` if absent, `null` after answering 400. */
@@ -319,65 +245,17 @@ export class StreamableHttpHandler {
       closeWhenAnswered: stateless,
     };
   }
+}
 
-  private startSweeper(): void {
-    if (this.sweeper) return;
-    const idle = this.options.sessionIdleTimeout ?? 30 * 60_000;
-    this.sweeper = setInterval(
-      () => {
-        const cutoff = Date.now() - idle;
-        for (const [id, entry] of this.sessions) {
-          if (entry.lastUsed >= cutoff) continue;
-          // A request still being answered, or a client on a stream, is use too.
-          if (entry.transport.busy) {
-            entry.lastUsed = Date.now();
-            continue;
-          }
-          this.sessions.delete(id);
-          void entry.transport.close();
-        }
-        if (this.sessions.size === 0) this.stopSweeper();
-      },
-      Math.max(10, Math.min(idle / 4, 60_000)),
-    );
-    this.sweeper.unref();
-  }
-
-  private stopSweeper(): void {
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = undefined;
-  }
+/** GET and DELETE of an endpoint that keeps no sessions. */
+function noSessions(exchange: HttpExchange): void {
+  reply(exchange, 405, ErrorCode.ServerError, "Method not allowed: this server keeps no sessions", {
+    allow: "POST",
+  });
 }
 
 /** Whether a POST speaks the stateless era: by its version header, its `_meta`, or a method only it has. */
 function isModernMessage(message: JSONRPCMessage, headerVersion: string | undefined): boolean {
   if (headerVersion !== undefined && revisionOf(headerVersion)?.era === "modern") return true;
   return "method" in message && speaksModern(message.method, message.params);
-}
-
-function unsupportedHeader(version: string, supported: readonly string[]): string {
-  return `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${supported.join(", ")})`;
-}
-
-function replyError(exchange: HttpExchange, status: number, error: McpError, id: RequestId): void {
-  const body = JSON.stringify({ jsonrpc: "2.0", id, error: error.toJSON() });
-  exchange.respond(status, { "content-type": "application/json" }, body);
-}
-
-function accepts(accept: string, type: string): boolean {
-  return accept.includes(type) || accept.includes("*/*");
-}
-
-/** Answers with a JSON-RPC error body; without a request id unless one could be read. */
-function reply(
-  exchange: HttpExchange,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-  id?: RequestId,
-): void {
-  const body: Record<string, unknown> = { jsonrpc: "2.0", error: { code, message } };
-  if (id !== undefined) body.id = id;
-  exchange.respond(status, { "content-type": "application/json", ...headers }, JSON.stringify(body));
 }

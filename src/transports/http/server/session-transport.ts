@@ -178,10 +178,10 @@ export class HttpSessionTransport implements Transport {
 
 const conflict = JSON.stringify({
   jsonrpc: "2.0",
-  error: { code: ErrorCode.ConnectionClosed, message: "Conflict: this session already has a GET stream" },
+  error: { code: ErrorCode.ServerError, message: "Conflict: this session already has a GET stream" },
 });
 
 const gone = JSON.stringify({
   jsonrpc: "2.0",
-  error: { code: ErrorCode.ConnectionClosed, message: "The session ended before the request was answered" },
+  error: { code: ErrorCode.ServerError, message: "The session ended before the request was answered" },
 });

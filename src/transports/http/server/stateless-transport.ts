@@ -34,7 +34,7 @@ function withClientSubscriptionId<T extends object>(value: T, innerId: RequestId
 /** Why a request in flight gets no answer when the endpoint closes. */
 const closedBody = JSON.stringify({
   jsonrpc: "2.0",
-  error: { code: ErrorCode.ConnectionClosed, message: "The server closed before the request was answered" },
+  error: { code: ErrorCode.ServerError, message: "The server closed before the request was answered" },
 });
 
 /**

@@ -1,0 +1,73 @@
+import type { McpError } from "../../../jsonrpc/errors.js";
+import { ErrorCode } from "../../../jsonrpc/errors.js";
+import type { RequestId } from "../../../jsonrpc/messages.js";
+import type { HttpExchange } from "../shared/exchange.js";
+
+/** A check a request must pass before its body is read, and the answer when it does not. */
+export interface RequestRule {
+  readonly status: number;
+  readonly message: string;
+  fails(exchange: HttpExchange): boolean;
+}
+
+const accepts = (exchange: HttpExchange, type: string): boolean => {
+  const accept = exchange.header("accept") ?? "";
+  return accept.includes(type) || accept.includes("*/*");
+};
+
+/** What a POST to the endpoint must say of itself. */
+export const POST_RULES: readonly RequestRule[] = [
+  {
+    status: 406,
+    message: "Not Acceptable: Accept must list application/json and text/event-stream",
+    fails: (exchange) => !accepts(exchange, "application/json") || !accepts(exchange, "text/event-stream"),
+  },
+  {
+    status: 415,
+    message: "Unsupported Media Type: Content-Type must be application/json",
+    fails: (exchange) => !/^application\/json\s*(;|$)/i.test(exchange.header("content-type") ?? ""),
+  },
+];
+
+/** What a GET of the endpoint's stream must say of itself. */
+export const GET_RULES: readonly RequestRule[] = [
+  {
+    status: 406,
+    message: "Not Acceptable: Accept must list text/event-stream",
+    fails: (exchange) => !accepts(exchange, "text/event-stream"),
+  },
+];
+
+/** Answers the first rule the request fails; whether it failed one. */
+export function refused(exchange: HttpExchange, rules: readonly RequestRule[]): boolean {
+  for (const rule of rules) {
+    if (!rule.fails(exchange)) continue;
+    reply(exchange, rule.status, ErrorCode.ServerError, rule.message);
+    return true;
+  }
+  return false;
+}
+
+/** Answers with a JSON-RPC error body; without a request id unless one could be read. */
+export function reply(
+  exchange: HttpExchange,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id?: RequestId,
+): void {
+  const body: Record<string, unknown> = { jsonrpc: "2.0", error: { code, message } };
+  if (id !== undefined) body.id = id;
+  exchange.respond(status, { "content-type": "application/json", ...headers }, JSON.stringify(body));
+}
+
+/** Answers a request with an error response and an HTTP status. */
+export function replyError(exchange: HttpExchange, status: number, error: McpError, id: RequestId): void {
+  const body = JSON.stringify({ jsonrpc: "2.0", id, error: error.toJSON() });
+  exchange.respond(status, { "content-type": "application/json" }, body);
+}
+
+export function unsupportedHeader(version: string, supported: readonly string[]): string {
+  return `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${supported.join(", ")})`;
+}

@@ -1,0 +1,91 @@
+import { ErrorCode } from "../../../jsonrpc/errors.js";
+import type { HttpExchange } from "../shared/exchange.js";
+import { reply } from "./replies.js";
+import type { HttpSessionTransport } from "./session-transport.js";
+
+interface SessionEntry {
+  transport: HttpSessionTransport;
+  principal: string | undefined;
+  lastUsed: number;
+}
+
+/** The endpoint's sessions: who opened each, when it was last used, and the sweeper of idle ones. */
+export class SessionStore {
+  private readonly entries = new Map<string, SessionEntry>();
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    /** A session unused this long ends, in ms. */
+    private readonly idleTimeout: number,
+    private readonly principalOf: ((exchange: HttpExchange) => string | undefined) | undefined,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Keeps a new session, bound to whoever opened it. */
+  add(sessionId: string, transport: HttpSessionTransport, exchange: HttpExchange): void {
+    this.entries.set(sessionId, { transport, principal: this.principalOf?.(exchange), lastUsed: Date.now() });
+    this.startSweeper();
+  }
+
+  /** The request's session, or `undefined` after answering 400 (no id) or 404 (unknown, ended, or someone else's). */
+  of(exchange: HttpExchange): HttpSessionTransport | undefined {
+    const sessionId = exchange.header("mcp-session-id");
+    if (sessionId === undefined) {
+      reply(exchange, 400, ErrorCode.ServerError, "Bad Request: Mcp-Session-Id header is required");
+      return undefined;
+    }
+    const entry = this.entries.get(sessionId);
+    if (
+      !entry ||
+      entry.transport.isClosed ||
+      (entry.principal !== undefined && entry.principal !== this.principalOf?.(exchange))
+    ) {
+      reply(exchange, 404, ErrorCode.ServerError, "Session not found");
+      return undefined;
+    }
+    entry.lastUsed = Date.now();
+    return entry.transport;
+  }
+
+  /** Forgets a session (DELETE); its transport is the caller's to close. */
+  delete(sessionId: string): void {
+    this.entries.delete(sessionId);
+  }
+
+  /** Ends every session. */
+  async close(): Promise<void> {
+    const entries = [...this.entries.values()];
+    this.entries.clear();
+    this.stopSweeper();
+    await Promise.all(entries.map((entry) => entry.transport.close()));
+  }
+
+  private startSweeper(): void {
+    if (this.sweeper) return;
+    const idle = this.idleTimeout;
+    this.sweeper = setInterval(() => this.sweep(Date.now() - idle), Math.max(10, Math.min(idle / 4, 60_000)));
+    this.sweeper.unref();
+  }
+
+  private sweep(cutoff: number): void {
+    for (const [id, entry] of this.entries) {
+      if (entry.lastUsed >= cutoff) continue;
+      // A request still being answered, or a client on a stream, is use too.
+      if (entry.transport.busy) {
+        entry.lastUsed = Date.now();
+        continue;
+      }
+      this.entries.delete(id);
+      void entry.transport.close();
+    }
+    if (this.entries.size === 0) this.stopSweeper();
+  }
+
+  private stopSweeper(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+}
