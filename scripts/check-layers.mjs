@@ -30,7 +30,8 @@ function files(dir) {
   });
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^;"']*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^;"']*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
 function importsOf(file) {
   const text = readFileSync(file, "utf8");
@@ -51,7 +52,8 @@ for (const file of files(src)) {
   const from = top(file);
   const fromRank = rankOf.get(from);
   const isRootEntry = folder(file) === "." && from !== "version.ts";
-  if (fromRank === undefined && !isRootEntry) problems.push(`${relative(src, file)}: src/${from} belongs to no layer`);
+  if (fromRank === undefined && !isRootEntry)
+    problems.push(`${relative(src, file)}: src/${from} belongs to no layer`);
   for (const target of importsOf(file)) {
     const to = top(target);
     const toRank = rankOf.get(to);

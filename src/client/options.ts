@@ -1,4 +1,5 @@
 import type { MessageTrace } from "../protocol/engine/peer.js";
+import type { ProtocolVersion } from "../protocol/revisions/index.js";
 import type { Transport } from "../protocol/transport.js";
 import type { Implementation } from "../protocol/types/base.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
@@ -13,10 +14,23 @@ export interface CommonClientOptions extends ClientFeatures {
   clientInfo?: Implementation;
   /** Extra capabilities to declare. */
   capabilities?: ClientCapabilities;
-  /** The protocol version to ask for; default the newest. */
-  protocolVersion?: string;
-  /** Milliseconds the handshake may take; default 30 s. */
+  /**
+   * The protocol version to speak, pinned: a stateless pin never falls back to the handshake, a
+   * handshake pin never probes. Default: the newest the server speaks. An unknown version is an
+   * error at connect.
+   */
+  protocolVersion?: ProtocolVersion;
+  /**
+   * Milliseconds connecting may take, the stateless probe (`server/discover`) and the `initialize`
+   * handshake together; default 30 s.
+   */
   handshakeTimeout?: number;
+  /**
+   * The probe's share of `handshakeTimeout`: how long a silent server is given to answer
+   * `server/discover` before the client tries `initialize`. Default 5 s, at most half the budget.
+   * Unused when `protocolVersion` pins a revision (a stateless pin waits the whole budget).
+   */
+  probeTimeout?: number;
   /** Default per-request timeout in ms; default 60 s. */
   requestTimeout?: number;
   /** Sees every message sent and received. */

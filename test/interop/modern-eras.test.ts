@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { McpClient } from "../../src/client/index.js";
+import type { ProtocolVersion } from "../../src/protocol/revisions/index.js";
 import type { ElicitRequestParams } from "../../src/protocol/types/client-features.js";
 import type { McpServer } from "../../src/server/server.js";
 import { createEverythingServer } from "../../src/servers/everything/index.js";
@@ -38,7 +39,7 @@ const sentBy = (log: MessageLog, side: "client" | "server") =>
   log.entries.filter((e) => e.direction === side).map((e) => e.message as Message);
 
 /** Our client at `protocolVersion`, answering elicitations with `name`. */
-async function ours(url: string, protocolVersion: string, name: string): Promise<Participant> {
+async function ours(url: string, protocolVersion: ProtocolVersion, name: string): Promise<Participant> {
   const log = new MessageLog();
   const asked: ElicitRequestParams[] = [];
   const client = await McpClient.connect({

@@ -10,6 +10,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { McpClient, type StdioClientOptions } from "../../src/client/index.js";
+import type { ProtocolVersion } from "../../src/protocol/revisions/index.js";
 import type { ElicitRequestParams } from "../../src/protocol/types/client-features.js";
 import { StdioClientTransport } from "../../src/transports/stdio/client.js";
 import { alive, eventually } from "../helpers/processes.js";
@@ -92,7 +93,7 @@ const CASES: Case[] = [
     ask,
     expected: ask ?? MODERN,
     canElicit: ask === undefined,
-    async connect(version: string | undefined): Promise<Session> {
+    async connect(version: ProtocolVersion | undefined): Promise<Session> {
       const v2 = await startV2Http();
       const { trace, elicitation, ...rest } = recording();
       try {
@@ -122,7 +123,8 @@ const CASES: Case[] = [
     ask,
     expected: ask ?? MODERN,
     canElicit: true,
-    connect: (version: string | undefined) => overStdio({ ...V2_STDIO_SERVER, protocolVersion: version }),
+    connect: (version: ProtocolVersion | undefined) =>
+      overStdio({ ...V2_STDIO_SERVER, protocolVersion: version }),
   })),
 ];
 

@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { McpClient } from "../../src/client/index.js";
+import type { ProtocolVersion } from "../../src/protocol/revisions/index.js";
 import type { Progress } from "../../src/protocol/types/base.js";
 import { StdioClientTransport } from "../../src/transports/stdio/index.js";
 import { MessageLog } from "../helpers/spec-schema.js";
@@ -34,7 +35,7 @@ interface Message {
 
 const open = new Set<Session>();
 
-async function connect(args: string[], protocolVersion?: string): Promise<Session> {
+async function connect(args: string[], protocolVersion?: ProtocolVersion): Promise<Session> {
   const log = new MessageLog();
   const client = await McpClient.connect({
     command: process.execPath,
@@ -185,7 +186,7 @@ describe("server-everything over stdio", () => {
     await finish(session);
   });
 
-  it.each(["2024-11-05", "2025-03-26", "2025-06-18"])(
+  it.each(["2024-11-05", "2025-03-26", "2025-06-18"] as const)(
     "negotiates %s when asked for it; tools still work",
     { timeout: SLOW },
     async (version) => {

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
+import type { ProtocolVersion } from "../../src/protocol/revisions/index.js";
 import {
   AuditLog,
   type AuditRecord,
@@ -84,7 +85,7 @@ async function upstream(label: string): Promise<{ server: McpServer; http: HttpS
  */
 async function connect(
   options: ProxyOptions,
-  protocolVersion?: string,
+  protocolVersion?: ProtocolVersion,
 ): Promise<{ proxy: ProxyServer; client: McpClient }> {
   const proxy = await createProxyServer(options);
   cleanups.push(() => proxy.close());
@@ -149,7 +150,7 @@ describe("createProxyServer: a bridge", () => {
     expect(warnings).toEqual([]);
   });
 
-  it.each(["2025-11-25", "2026-07-28"])(
+  it.each(["2025-11-25", "2026-07-28"] as const)(
     "passes a result's own _meta on, not the upstream's protocol keys (%s)",
     async (version) => {
       const server = new McpServer({ name: "traced-server", version: "1.0.0" }).tool(

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { McpClient } from "../../src/client/index.js";
 import { ErrorCode, McpError } from "../../src/jsonrpc/errors.js";
+import type { ProtocolVersion } from "../../src/protocol/revisions/index.js";
 import { image, McpServer, resourceLink, text } from "../../src/server/index.js";
 import { connectInMemory } from "../helpers/connect.js";
 import type { MessageLog } from "../helpers/spec-schema.js";
@@ -15,7 +16,7 @@ afterEach(async () => {
   await client.close();
 });
 
-async function start(server: McpServer, protocolVersion?: string) {
+async function start(server: McpServer, protocolVersion?: ProtocolVersion) {
   session = await connectInMemory(server, { protocolVersion });
   return session.client;
 }

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import type { McpError } from "../../src/jsonrpc/errors.js";
+import type { ProtocolVersion } from "../../src/protocol/revisions/index.js";
 import type { Transport } from "../../src/protocol/transport.js";
 import { isSessionExpired, StreamableHttpClientTransport } from "../../src/transports/http/index.js";
 import { SseClientTransport } from "../../src/transports/legacy-sse/index.js";
@@ -28,7 +29,7 @@ function later<T>(cleanup: T & { close(): Promise<void> }): T {
   return cleanup;
 }
 
-async function connect(transport: Transport, protocolVersion?: string) {
+async function connect(transport: Transport, protocolVersion?: ProtocolVersion) {
   const log = new MessageLog();
   const client = later(
     await McpClient.connect({

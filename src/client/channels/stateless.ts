@@ -77,8 +77,8 @@ export function sharedMeta(identity: ModernIdentity): Readonly<Record<string, un
 /**
  * Looks for a stateless server: `server/discover` with the newest version, then with the newest one
  * both sides speak if the server names others. Returns the server's description as an
- * `InitializeResult`, or `undefined` when the server is of the handshake era (any error that is
- * not a modern one, or silence until `timeout`).
+ * `InitializeResult`; `"silent"` when nothing came before `timeout`; `undefined` when the server
+ * is of the handshake era (any error that is not a modern one).
  */
 export async function discover(
   peer: Peer,
@@ -87,7 +87,7 @@ export async function discover(
   preferred: string | undefined,
   timeout: number,
   paramHeaders: (message: JSONRPCMessage) => Record<string, string>,
-): Promise<InitializeResult | undefined> {
+): Promise<InitializeResult | "silent" | undefined> {
   let version = preferred ?? LATEST_MODERN_VERSION;
   for (let attempt = 0; attempt < 2; attempt++) {
     transport.useModern?.(version, paramHeaders);
@@ -95,6 +95,7 @@ export async function discover(
       const result = await peer.request<Record<string, unknown>>(
         "server/discover",
         withMeta(undefined, { ...identity, protocolVersion: version }),
+        // A second attempt follows an answer, not silence: it gets the whole timeout again.
         { timeout },
       );
       // Anything but a real DiscoverResult (a legacy server answering every method with {}) means
@@ -113,6 +114,10 @@ export async function discover(
       if (typeof result.instructions === "string") init.instructions = result.instructions;
       return init;
     } catch (error) {
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        transport.resetModern?.();
+        return "silent";
+      }
       if (!(error instanceof McpError) || !MODERN_ERRORS.has(error.code)) break;
       if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
       const supported = (error.data as { supported?: unknown } | undefined)?.supported;

@@ -1,3 +1,6 @@
+/** A protocol version mcpkit speaks. */
+export type ProtocolVersion = "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26" | "2024-11-05";
+
 /** The two eras of MCP: `legacy` has the `initialize` handshake and sessions; `modern` is stateless. */
 export type Era = "legacy" | "modern";
 
@@ -16,7 +19,7 @@ export interface ElicitationRules {
 /** What changes from one protocol revision to the next, as data. */
 export interface Revision {
   /** The version string sent on the wire. */
-  readonly version: string;
+  readonly version: ProtocolVersion;
   readonly era: Era;
   /** Requests a client may send. */
   readonly clientRequests: ReadonlySet<string>;
@@ -53,7 +56,7 @@ export interface Revision {
 export function deriveRevision(
   base: Revision,
   changes: Partial<Omit<Revision, "version" | "era">> & {
-    version: string;
+    version: ProtocolVersion;
     era?: Era;
     add?: Partial<
       Record<
