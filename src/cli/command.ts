@@ -85,6 +85,40 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** Fields a stateless (2026-07-28) result carries for the protocol rather than for the reader. */
+const PROTOCOL_FIELDS = ["resultType", "ttlMs", "cacheScope"];
+/** `_meta` keys reserved by MCP (server identity, related task, …), as opposed to the server's own. */
+const PROTOCOL_META = "io.modelcontextprotocol/";
+
+/**
+ * A result without what the protocol adds to it: `resultType`, the caching hints and the
+ * `io.modelcontextprotocol/` keys of `_meta` (dropped when nothing else is left in it).
+ */
+export function withoutProtocolMeta(result: object): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...result };
+  for (const field of PROTOCOL_FIELDS) delete copy[field];
+  const meta = copy._meta;
+  if (typeof meta === "object" && meta !== null && !Array.isArray(meta)) {
+    const own = Object.entries(meta).filter(([key]) => !key.startsWith(PROTOCOL_META));
+    if (own.length > 0) copy._meta = Object.fromEntries(own);
+    else delete copy._meta;
+  }
+  return copy;
+}
+
+/** Writes a result as JSON on stdout: without the protocol's metadata unless `meta` (`--meta`). */
+export function printResult(result: object, meta: boolean | undefined): void {
+  printJson(meta ? result : withoutProtocolMeta(result));
+}
+
+/** Adds `--meta`, for commands that print a result with `--json`. */
+export function addMetaOption(command: Command): Command {
+  return command.option(
+    "--meta",
+    "with --json, keep what the protocol adds to the result (resultType, ttlMs, cacheScope, io.modelcontextprotocol/ _meta)",
+  );
+}
+
 /** Writes human output on stdout. */
 export function print(text: string): void {
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);

@@ -1,4 +1,5 @@
 /** Text layout for human output: tables, truncation, sizes. No I/O. */
+import { widthOf as terminalWidth } from "./terminal.js";
 
 /** How much long text shows before it is cut (unless `--full`). */
 export interface Limits {
@@ -9,10 +10,14 @@ export interface Limits {
 export const CONTENT_LIMITS: Limits = { chars: 4000, lines: 80 };
 export const SHORT_LIMITS: Limits = { chars: 600, lines: 8 };
 
-/** The width tables fit: the terminal's, or 120 columns when stdout is not a terminal. */
+/** The width tables fit: the terminal's; when stdout is not one, `COLUMNS` if set, else 120. */
 export function outputWidth(): number {
-  return process.stdout.isTTY ? Math.max(60, process.stdout.columns ?? 100) : 120;
+  return Math.max(40, terminalWidth(process.stdout, 120));
 }
+
+/** A column that may be cut is not cut narrower than this; the last one gets at least `MIN_LAST`. */
+const MIN_CELL = 8;
+const MIN_LAST = 16;
 
 /** "68 B", "1.2 kB", "3.4 MB". */
 export function formatSize(bytes: number): string {
@@ -68,14 +73,22 @@ export function clip(text: string, width: number): string {
 const widthOf = (text: string) => [...text].length;
 
 /**
- * An aligned table: a header row, then one row per item. Columns but the last are at most `maxColumn`
- * wide, except the `whole` ones (names, URIs: never cut); the last gets what is left of `width`.
- * Cells are cut with "…" unless `full`.
+ * An aligned table: a header row, then one row per item, fitting `width`. Columns but the last are
+ * at most `maxColumn` wide, except the `whole` ones (names, URIs: never cut); when that is still too
+ * wide the widest of the others narrow, and the last column gets what is left. Cells are cut with "…"
+ * unless `full`. `heading` styles the header row (after alignment: styles add no width).
  */
 export function table(
   headers: string[],
   rows: string[][],
-  options: { full?: boolean; width?: number; maxColumn?: number; whole?: number[]; indent?: string } = {},
+  options: {
+    full?: boolean;
+    width?: number;
+    maxColumn?: number;
+    whole?: number[];
+    indent?: string;
+    heading?: (line: string) => string;
+  } = {},
 ): string {
   const { full = false, width = outputWidth(), maxColumn = 40, whole = [0], indent = "  " } = options;
   const last = headers.length - 1;
@@ -83,8 +96,7 @@ export function table(
     const widest = Math.max(widthOf(header), ...rows.map((row) => widthOf(row[column] ?? "")));
     return full || column === last || whole.includes(column) ? widest : Math.min(widest, maxColumn);
   });
-  const used = indent.length + widths.slice(0, last).reduce((sum, w) => sum + w + 2, 0);
-  if (!full) widths[last] = Math.min(widths[last]!, Math.max(24, width - used));
+  if (!full) fitColumns(widths, width - indent.length, whole);
   const render = (cells: string[]) =>
     indent +
     cells
@@ -94,7 +106,26 @@ export function table(
       })
       .join("")
       .trimEnd();
-  return [render(headers), ...rows.map(render)].join("\n");
+  const heading = options.heading ?? ((line: string) => line);
+  return [heading(render(headers)), ...rows.map(render)].join("\n");
+}
+
+/** Narrows `widths` (2 columns apart) to `width`: the widest cuttable columns first, then the last. */
+function fitColumns(widths: number[], width: number, whole: number[]): void {
+  const last = widths.length - 1;
+  let used = widths.slice(0, last).reduce((sum, w) => sum + w + 2, 0);
+  const lastNeeds = Math.min(widths[last]!, MIN_LAST);
+  while (used + lastNeeds > width) {
+    let widest = -1;
+    for (let column = 0; column < last; column++) {
+      if (whole.includes(column) || widths[column]! <= MIN_CELL) continue;
+      if (widest < 0 || widths[column]! > widths[widest]!) widest = column;
+    }
+    if (widest < 0) break;
+    widths[widest]!--;
+    used--;
+  }
+  widths[last] = Math.min(widths[last]!, Math.max(lastNeeds, width - used));
 }
 
 /** A `label  value` block with the labels aligned. */

@@ -11,8 +11,10 @@ import { registerProxyCommand } from "./commands/proxy.js";
 import { registerReadCommand } from "./commands/read.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { describeError, EXIT_CODES_HELP, Exit, exitCodeOf } from "./errors.js";
+import { rewriteTrace } from "./options.js";
 import { SERVER_USAGE } from "./session.js";
 import { clearStatus } from "./status.js";
+import { err } from "./terminal.js";
 
 const OVERVIEW = `
 Naming the server:
@@ -27,7 +29,15 @@ Output:
   all), content blocks as [type], images and audio summarised. --json prints only JSON on
   stdout. Log messages from the server, progress (on a terminal) and errors go to stderr.
   When the server asks for input (elicitation), mcpkit asks you field by field if stdin is a
-  terminal, and declines otherwise.
+  terminal, and declines otherwise. Colour only on a terminal (NO_COLOR turns it off,
+  FORCE_COLOR on); tables fit its width (or COLUMNS).
+
+Debugging a server:
+  --trace                print every JSON-RPC message both ways, with the time, on stderr
+                         (--trace=FILE writes them to a file); credentials are hidden
+  --verbose              also print what a stdio server writes to its stderr
+  --protocol REVISION    speak only that revision (fails if the server answers another)
+  --json --meta          keep what the protocol adds to a result (resultType, ttlMs, _meta)
 
 Examples:
   $ mcpkit inspect -- npx -y @modelcontextprotocol/server-everything
@@ -36,6 +46,7 @@ Examples:
   $ mcpkit read test://static-text --config mcp.json everything
   $ mcpkit prompt args-prompt --arg city=Paris --json -- npx -y @modelcontextprotocol/server-everything
   $ mcpkit serve everything --http --port 3000
+  $ mcpkit tools --trace --protocol 2025-06-18 -- node server.js
 
   mcpkit <command> --help shows each command's options and examples.
 
@@ -94,7 +105,10 @@ async function main(args: string[]): Promise<number> {
   const { argv, afterDashes } = splitAtDashes(args);
   const context: CliContext = { afterDashes, exitCode: Exit.Ok };
   try {
-    await program(context).parseAsync(argv, { from: "user" });
+    // serve passes options it does not know to the server it runs; proxy has no --trace.
+    const command = argv.find((arg) => !arg.startsWith("-"));
+    const own = command === "serve" || command === "proxy" ? argv : rewriteTrace(argv);
+    await program(context).parseAsync(own, { from: "user" });
     return context.exitCode;
   } catch (error) {
     clearStatus();
@@ -102,7 +116,7 @@ async function main(args: string[]): Promise<number> {
       // Help and version exit with 0; the rest is a usage error commander has already printed.
       return error.exitCode === 0 ? Exit.Ok : Exit.Usage;
     }
-    process.stderr.write(`mcpkit: ${describeError(error)}\n`);
+    process.stderr.write(`${err("red", "mcpkit:")} ${describeError(error)}\n`);
     return exitCodeOf(error);
   }
 }

@@ -1,7 +1,9 @@
 import { type Command, Option } from "commander";
+import { SUPPORTED_VERSIONS } from "../protocol/revisions/index.js";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
 import { LOGGING_LEVELS } from "../server/logging.js";
 import { UsageError } from "./errors.js";
+import { didYouMean } from "./suggest.js";
 
 /** The options every command that talks to a server takes. */
 export interface ClientCliOptions {
@@ -15,6 +17,12 @@ export interface ClientCliOptions {
   full?: boolean;
   quiet?: boolean;
   verbose?: boolean;
+  /** `--trace`: the traffic on stderr. */
+  trace?: boolean;
+  /** `--trace=FILE` (rewritten to `--trace-file FILE` before commander sees it). */
+  traceFile?: string;
+  /** `--protocol`: the one revision to speak. */
+  protocol?: string;
 }
 
 export const LOG_LEVELS: readonly LoggingLevel[] = LOGGING_LEVELS;
@@ -34,6 +42,34 @@ export function parseDuration(text: string): number {
   const ms = match[2] === "ms" ? amount : match[2] === "m" ? amount * 60_000 : amount * 1000;
   if (ms <= 0) throw new UsageError("--timeout must be more than zero");
   return Math.round(ms);
+}
+
+/** A `--protocol` value: one of the revisions this client speaks. */
+export function parseRevision(text: string): string {
+  if (SUPPORTED_VERSIONS.includes(text)) return text;
+  throw new UsageError(
+    `--protocol: no revision "${text}"${didYouMean(text, SUPPORTED_VERSIONS)} (there are: ${SUPPORTED_VERSIONS.join(", ")})`,
+  );
+}
+
+/**
+ * Rewrites `--trace=FILE` as `--trace-file FILE`: `--trace` alone takes no value, so that in
+ * `--trace http://host/mcp` the URL stays the server.
+ */
+export function rewriteTrace(argv: string[]): string[] {
+  return argv.flatMap((arg) => {
+    if (!arg.startsWith("--trace=")) return [arg];
+    const file = arg.slice("--trace=".length);
+    if (file === "") throw new UsageError("--trace=: give a file name, or --trace alone for stderr");
+    return ["--trace-file", file];
+  });
+}
+
+/** `--trace`, shown in help as `--trace[=file]`. */
+function traceOption(): Option {
+  const option = new Option("--trace", "print every JSON-RPC message, with the time, on stderr (or to file)");
+  option.flags = "--trace[=file]";
+  return option;
 }
 
 /** Adds the options for reaching a server and shaping the output. */
@@ -69,7 +105,15 @@ export function addClientOptions(command: Command): Command {
     .option("-j, --json", "print JSON on stdout (nothing else goes there)")
     .option("--full", "do not truncate long text")
     .option("-q, --quiet", "do not print the server's log messages or progress")
-    .option("--verbose", "also print what the server writes to its stderr");
+    .option("--verbose", "also print what the server writes to its stderr")
+    .addOption(traceOption())
+    .addOption(new Option("--trace-file <file>").hideHelp())
+    .addOption(
+      new Option(
+        "--protocol <revision>",
+        `speak only this protocol revision: ${SUPPORTED_VERSIONS.join(", ")}`,
+      ).argParser(parseRevision),
+    );
 }
 
 /** Splits `key=value` (the first `=`); `what` names the option in errors. */

@@ -3,11 +3,16 @@ import { basename } from "node:path";
 import { McpClient } from "../client/client.js";
 import { loadConfigFile } from "../client/multi/config.js";
 import type { HttpClientOptions, StdioClientOptions } from "../client/options.js";
+import { McpError } from "../jsonrpc/errors.js";
 import type { LoggingMessageNotificationParams } from "../protocol/types/client-features.js";
 import { elicitationHandler } from "./elicit.js";
 import { ConnectionError, describeError, Exit, UsageError } from "./errors.js";
 import { type ClientCliOptions, envOf, headersOf } from "./options.js";
+import { startupStatus } from "./startup.js";
 import { clearStatus, note } from "./status.js";
+import { didYouMean } from "./suggest.js";
+import { err, type Style } from "./terminal.js";
+import { describeHeaders, describeUrl, Tracer } from "./trace.js";
 
 /** How usage lines show the server. */
 export const SERVER_USAGE = "<server | -- command [args...]>";
@@ -96,8 +101,11 @@ export async function resolveTarget(spec: ServerSpec, options: ClientCliOptions)
   }
   const entry = Object.hasOwn(config.mcpServers, name) ? config.mcpServers[name] : undefined;
   if (!entry) {
-    const known = Object.keys(config.mcpServers).join(", ") || "none";
-    throw new UsageError(`no server "${name}" in ${options.config} (it has: ${known})`);
+    const names = Object.keys(config.mcpServers);
+    const known = names.join(", ") || "none";
+    throw new UsageError(
+      `no server "${name}" in ${options.config}${didYouMean(name, names)} (it has: ${known})`,
+    );
   }
   const label = `"${name}" from ${basename(options.config)}`;
   if (entry.disabled) note(`mcpkit: ${label} is marked disabled; connecting anyway`);
@@ -118,9 +126,21 @@ export async function resolveTarget(spec: ServerSpec, options: ClientCliOptions)
   };
 }
 
+/** How each log level stands out on a terminal. */
+const LEVEL_STYLES: Partial<Record<string, Style>> = {
+  debug: "dim",
+  warning: "yellow",
+  error: "red",
+  critical: "red",
+  alert: "red",
+  emergency: "red",
+};
+
 function formatLog({ level, logger, data }: LoggingMessageNotificationParams): string {
   const text = typeof data === "string" ? data : JSON.stringify(data);
-  return `[${level}]${logger ? ` ${logger}:` : ""} ${text}`;
+  const style = LEVEL_STYLES[level];
+  const label = style ? err(style, `[${level}]`) : `[${level}]`;
+  return `${label}${logger ? ` ${logger}:` : ""} ${text}`;
 }
 
 /** Rejects with `Interrupted` when `signal` aborts. */
@@ -128,6 +148,32 @@ function whenAborted(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
     signal.addEventListener("abort", () => reject(new Interrupted()), { once: true });
   });
+}
+
+/** A hint for a URL without a path that the server refused: most servers serve MCP at /mcp. */
+function mcpPathHint(target: Target, error: unknown): string {
+  if (!("url" in target.connect) || !(error instanceof McpError)) return "";
+  if (typeof (error.data as { httpStatus?: unknown } | undefined)?.httpStatus !== "number") return "";
+  const url = new URL(target.connect.url);
+  if (url.pathname !== "/") return "";
+  url.pathname = "/mcp";
+  return `\nmcpkit: most servers serve MCP at /mcp: try ${url.href}`;
+}
+
+/** The first trace lines: what is started or reached (header values and env values not shown). */
+function traceTarget(tracer: Tracer, target: Target): void {
+  const { connect } = target;
+  if ("url" in connect) {
+    const headers = typeof connect.headers === "object" ? describeHeaders(connect.headers) : "";
+    const transport = connect.transport ?? "Streamable HTTP, then legacy SSE";
+    tracer.info(
+      `connecting to ${describeUrl(connect.url)} (${transport})${headers ? `; headers: ${headers}` : ""}`,
+    );
+  } else {
+    const env = Object.keys(connect.env ?? {});
+    const command = [connect.command, ...(connect.args ?? [])].join(" ");
+    tracer.info(`starting ${command}${env.length > 0 ? `; env: ${env.join(", ")}` : ""}`);
+  }
 }
 
 /**
@@ -142,6 +188,12 @@ export async function withClient(
 ): Promise<number> {
   const target = await resolveTarget(spec, options);
   const timeout = timeoutIsDefault && target.timeout ? target.timeout : options.timeout;
+  const tracer =
+    options.traceFile !== undefined
+      ? new Tracer(options.traceFile)
+      : options.trace
+        ? new Tracer()
+        : undefined;
   const controller = new AbortController();
   const interrupted = whenAborted(controller.signal);
   interrupted.catch(() => {});
@@ -154,11 +206,20 @@ export async function withClient(
   let client: McpClient | undefined;
   try {
     const canAsk = process.stdin.isTTY === true && process.stderr.isTTY === true;
+    if (tracer) traceTarget(tracer, target);
+    const command = "command" in target.connect ? target.connect.command : undefined;
+    const stopStatus = startupStatus(
+      `${command === undefined ? "connecting to" : "starting"} ${target.label}`,
+      command,
+      options.quiet,
+    );
     const connecting = McpClient.connect({
       ...target.connect,
       handshakeTimeout: timeout,
       requestTimeout: timeout,
       elicitation: elicitationHandler(canAsk),
+      ...(options.protocol ? { protocolVersion: options.protocol } : {}),
+      ...(tracer ? { trace: tracer.trace } : {}),
       ...("command" in target.connect && options.verbose
         ? { onStderr: (line) => note(`[server] ${line}`) }
         : {}),
@@ -172,9 +233,17 @@ export async function withClient(
       client = await Promise.race([connecting, interrupted]);
     } catch (error) {
       if (error instanceof Interrupted) throw error;
-      throw new ConnectionError(`could not connect to ${target.label}: ${describeError(error)}`, {
+      const hint = mcpPathHint(target, error);
+      throw new ConnectionError(`could not connect to ${target.label}: ${describeError(error)}${hint}`, {
         cause: error,
       });
+    } finally {
+      stopStatus();
+    }
+    if (options.protocol && client.protocolVersion !== options.protocol) {
+      throw new ConnectionError(
+        `${target.label} speaks protocol revision ${client.protocolVersion}, not ${options.protocol} (--protocol)`,
+      );
     }
     if (!options.quiet) {
       client.on("log", (entry) => note(formatLog(entry)));
@@ -198,5 +267,6 @@ export async function withClient(
     // Once interrupted the handler stays: the stdio reaper re-raises SIGINT when no one else listens.
     if (!controller.signal.aborted) process.off("SIGINT", onSigint);
     await client?.close().catch(() => {});
+    tracer?.close();
   }
 }

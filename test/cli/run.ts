@@ -22,7 +22,13 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs `mcpkit …args`; stdin is closed at once unless `input` is given (so it is never a terminal). */
+/** What the terminal would otherwise decide for the child: colour and width. */
+const NEUTRAL_ENV = { FORCE_COLOR: undefined, NO_COLOR: undefined, COLUMNS: undefined };
+
+/**
+ * Runs `mcpkit …args`; stdin is closed at once unless `input` is given (so it is never a terminal),
+ * without the caller's colour or width settings unless `env` gives them.
+ */
 export function mcpkit(
   args: string[],
   options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
@@ -30,7 +36,7 @@ export function mcpkit(
   return new Promise<Run>((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? ROOT,
-      env: { ...process.env, ...options.env },
+      env: { ...process.env, ...NEUTRAL_ENV, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     const chunks: Buffer[] = [];

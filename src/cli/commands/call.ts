@@ -2,17 +2,19 @@
 import type { Command } from "commander";
 import type { McpClient } from "../../client/client.js";
 import type { Tool } from "../../protocol/types/tools.js";
-import { type CliContext, clientCommand, print, printJson } from "../command.js";
+import { addMetaOption, type CliContext, clientCommand, print, printResult } from "../command.js";
 import { renderBlock, renderJson } from "../content.js";
 import { Exit, UsageError } from "../errors.js";
 import { collect, parseJsonObject, splitPair } from "../options.js";
 import { propertiesOf, typedValue } from "../schema.js";
 import type { Session } from "../session.js";
 import { clearStatus, note, progressReporter } from "../status.js";
+import { didYouMean } from "../suggest.js";
 
 interface CallOptions {
   arg?: string[];
   progress?: boolean;
+  meta?: boolean;
 }
 
 /** The tool as listed, or a usage error naming the tools there are. */
@@ -25,8 +27,9 @@ export async function findTool(
   const tools = await client.listTools({ signal });
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
-    const names = tools.map((t) => t.name).join(", ") || "none";
-    throw new UsageError(`no tool "${name}" on this server (it has: ${names})`);
+    const names = tools.map((t) => t.name);
+    const known = names.join(", ") || "none";
+    throw new UsageError(`no tool "${name}" on this server${didYouMean(name, names)} (it has: ${known})`);
   }
   return tool;
 }
@@ -65,7 +68,7 @@ async function call(session: Session, operands: string[], options: CallOptions &
     onProgress: progressReporter(name, progressMode(options)),
   });
   clearStatus();
-  if (options.json) printJson(result);
+  if (options.json) printResult(result, options.meta);
   else {
     const full = options.full === true;
     const prefix = result.isError ? "error" : undefined;
@@ -114,10 +117,12 @@ Progress is shown on stderr when it is a terminal (--progress: always, as lines)
       ],
     ],
     configure: (command) =>
-      command
-        .option("-a, --arg <key=value>", "an argument (repeatable)", collect)
-        .option("--progress", "show progress even when stderr is not a terminal")
-        .option("--no-progress", "do not show progress"),
+      addMetaOption(
+        command
+          .option("-a, --arg <key=value>", "an argument (repeatable)", collect)
+          .option("--progress", "show progress even when stderr is not a terminal")
+          .option("--no-progress", "do not show progress"),
+      ),
     check: ([, json], options) => void toolArguments(undefined, json, options.arg),
     run: call,
   });

@@ -11,8 +11,11 @@ import { fields, formatSize, indent, oneLine, SHORT_LIMITS, table, truncate } fr
 import { signature } from "../schema.js";
 import type { Session } from "../session.js";
 import { note } from "../status.js";
+import { out } from "../terminal.js";
 
 const EVERYTHING = "-- npx -y @modelcontextprotocol/server-everything";
+
+const heading = (line: string) => out("bold", line);
 
 /** `tools (listChanged), logging`: declared capabilities and their flags. */
 function capabilityList(capabilities: Record<string, unknown>): string {
@@ -57,16 +60,16 @@ async function fetchLists(client: McpClient, signal: AbortSignal, which: (keyof 
 }
 
 function section(title: string, items: unknown[] | undefined, body: () => string): string {
-  if (items === undefined) return `${title}: not offered`;
-  if (items.length === 0) return `${title}: none`;
-  return `${title} (${items.length})\n${body()}`;
+  if (items === undefined) return `${out("bold", title)}: not offered`;
+  if (items.length === 0) return `${out("bold", title)}: none`;
+  return `${out("bold", `${title} (${items.length})`)}\n${body()}`;
 }
 
 const describe = (item: { title?: string; description?: string }) => oneLine(item.description ?? item.title);
 
 function toolsTable(tools: Tool[], full: boolean): string {
   const rows = tools.map((t) => [t.name, signature(t.inputSchema), describe(t)]);
-  return table(["NAME", "ARGUMENTS", "DESCRIPTION"], rows, { full });
+  return table(["NAME", "ARGUMENTS", "DESCRIPTION"], rows, { full, heading });
 }
 
 function resourcesTable(resources: Resource[], full: boolean): string {
@@ -76,12 +79,12 @@ function resourcesTable(resources: Resource[], full: boolean): string {
     r.mimeType ?? "",
     [r.size === undefined ? "" : `(${formatSize(r.size)}) `, describe(r)].join(""),
   ]);
-  return table(["URI", "NAME", "MIME", "DESCRIPTION"], rows, { full, whole: [0, 1] });
+  return table(["URI", "NAME", "MIME", "DESCRIPTION"], rows, { full, whole: [0, 1], heading });
 }
 
 function templatesTable(templates: ResourceTemplate[], full: boolean): string {
   const rows = templates.map((t) => [t.uriTemplate, t.name, t.mimeType ?? "", describe(t)]);
-  return table(["URI TEMPLATE", "NAME", "MIME", "DESCRIPTION"], rows, { full, whole: [0, 1] });
+  return table(["URI TEMPLATE", "NAME", "MIME", "DESCRIPTION"], rows, { full, whole: [0, 1], heading });
 }
 
 function promptsTable(prompts: Prompt[], full: boolean): string {
@@ -90,7 +93,7 @@ function promptsTable(prompts: Prompt[], full: boolean): string {
     (p.arguments ?? []).map((a) => `${a.name}${a.required ? "" : "?"}`).join(", "),
     describe(p),
   ]);
-  return table(["NAME", "ARGUMENTS", "DESCRIPTION"], rows, { full });
+  return table(["NAME", "ARGUMENTS", "DESCRIPTION"], rows, { full, heading });
 }
 
 async function inspect({ client, signal, options }: Session): Promise<number> {
@@ -148,7 +151,8 @@ async function resources({ client, signal, options }: Session): Promise<number> 
   const full = options.full === true;
   const parts: string[] = [];
   if (resources.length > 0) parts.push(resourcesTable(resources, full));
-  if (resourceTemplates.length > 0) parts.push(`Templates\n${templatesTable(resourceTemplates, full)}`);
+  if (resourceTemplates.length > 0)
+    parts.push(`${out("bold", "Templates")}\n${templatesTable(resourceTemplates, full)}`);
   if (parts.length > 0) print(parts.join("\n\n"));
   return Exit.Ok;
 }

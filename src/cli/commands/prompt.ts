@@ -1,14 +1,16 @@
 /** `prompt <name> [json] [--arg k=v …]`: get a prompt's messages. */
 import type { Command } from "commander";
 import type { Prompt } from "../../protocol/types/prompts.js";
-import { type CliContext, clientCommand, print, printJson } from "../command.js";
+import { addMetaOption, type CliContext, clientCommand, print, printResult } from "../command.js";
 import { renderBlock } from "../content.js";
 import { Exit, UsageError } from "../errors.js";
 import { collect, parseJsonObject, splitPair } from "../options.js";
 import type { Session } from "../session.js";
+import { didYouMean } from "../suggest.js";
 
 interface PromptOptions {
   arg?: string[];
+  meta?: boolean;
 }
 
 /** Prompt arguments are strings: JSON values that are not become their JSON text. */
@@ -31,8 +33,9 @@ function promptArguments(json: string | undefined, pairs: string[] = []): Record
 function checkPrompt(prompts: Prompt[], name: string, args: Record<string, string>): void {
   const prompt = prompts.find((p) => p.name === name);
   if (!prompt) {
-    const names = prompts.map((p) => p.name).join(", ") || "none";
-    throw new UsageError(`no prompt "${name}" on this server (it has: ${names})`);
+    const names = prompts.map((p) => p.name);
+    const known = names.join(", ") || "none";
+    throw new UsageError(`no prompt "${name}" on this server${didYouMean(name, names)} (it has: ${known})`);
   }
   const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined);
   if (missing.length > 0) {
@@ -49,7 +52,7 @@ async function prompt(session: Session, operands: string[], options: PromptOptio
   checkPrompt(await client.listPrompts({ signal }), name, args);
   const result = await client.getPrompt(name, args, { signal, timeout });
   if (options.json) {
-    printJson(result);
+    printResult(result, options.meta);
     return Exit.Ok;
   }
   const full = options.full === true;
@@ -76,7 +79,8 @@ A missing required argument exits with 2 and names it. List prompts with \`mcpki
       ],
       ["mcpkit prompt test_simple_prompt --json http://localhost:3000/mcp", "the messages as JSON"],
     ],
-    configure: (command) => command.option("-a, --arg <key=value>", "an argument (repeatable)", collect),
+    configure: (command) =>
+      addMetaOption(command.option("-a, --arg <key=value>", "an argument (repeatable)", collect)),
     check: ([, json], options) => void promptArguments(json, options.arg),
     run: prompt,
   });

@@ -10,6 +10,7 @@ import { parseToolRule } from "../../proxy/filter.js";
 import { createProxyServer, type ProxyOptions, type ProxyServer } from "../../proxy/proxy.js";
 import { type CliContext, examplesHelp, unwrap } from "../command.js";
 import { ConnectionError, describeError, UsageError } from "../errors.js";
+import { listenError, warnIfReachable } from "../listen-notes.js";
 import { collect, envOf, headersOf, parseDuration } from "../options.js";
 import { note } from "../status.js";
 
@@ -189,7 +190,16 @@ async function run(operands: string[], context: CliContext, options: ProxyCliOpt
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stop(async () => {}));
     return;
   }
-  const handle = await proxy.serveHttp({ port, host: options.host, legacySse: true });
+  warnIfReachable(options.host);
+  let handle: Awaited<ReturnType<ProxyServer["serveHttp"]>>;
+  try {
+    handle = await proxy.serveHttp({ port, host: options.host, legacySse: true });
+  } catch (error) {
+    // Nothing is served: stop the upstreams already started, then say why.
+    await proxy.close().catch(() => {});
+    await audit?.close();
+    throw listenError(error, options.host, port);
+  }
   note(`mcpkit: proxy listening on ${handle.url}`);
   note(`mcpkit: legacy HTTP+SSE clients: ${new URL("/sse", handle.url).href}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const)

@@ -1,12 +1,31 @@
 /** `read <uri>`: read a resource. */
 import type { Command } from "commander";
-import { type CliContext, clientCommand, print, printJson } from "../command.js";
+import type { McpClient } from "../../client/client.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { addMetaOption, type CliContext, clientCommand, print, printResult } from "../command.js";
 import { renderContents } from "../content.js";
-import { Exit, UsageError } from "../errors.js";
+import { describeError, Exit, UsageError } from "../errors.js";
 import type { Session } from "../session.js";
+import { closest } from "../suggest.js";
 
 interface ReadOptions {
   raw?: boolean;
+  meta?: boolean;
+}
+
+/** How servers refuse an unknown URI: -32002, or -32602 (2026-07-28 and some older servers). */
+const UNKNOWN = new Set<number>([ErrorCode.ResourceNotFound, ErrorCode.InvalidParams]);
+
+/** The refusal of an unknown URI, with the listed resource closest to it if one is. */
+async function unknownResource(client: McpClient, uri: string, error: unknown, signal: AbortSignal) {
+  if (!(error instanceof McpError) || !UNKNOWN.has(error.code)) return error;
+  const listed = await client.listResources({ signal }).catch(() => []);
+  const match = closest(
+    uri,
+    listed.map((r) => r.uri),
+  );
+  if (match === undefined) return error;
+  return new UsageError(`${describeError(error)}; did you mean ${match}?`, { cause: error });
 }
 
 async function read(
@@ -15,9 +34,11 @@ async function read(
   options: ReadOptions & Session["options"],
 ) {
   if (!client.capabilities.resources) throw new UsageError("the server does not offer resources");
-  const result = await client.readResource(uri!, { signal, timeout });
+  const result = await client.readResource(uri!, { signal, timeout }).catch(async (error: unknown) => {
+    throw await unknownResource(client, uri!, error, signal);
+  });
   if (options.json) {
-    printJson(result);
+    printResult(result, options.meta);
     return Exit.Ok;
   }
   const contents = result.contents ?? [];
@@ -55,7 +76,8 @@ with 2. List resources and templates with \`mcpkit resources\`.`,
       ],
       ["mcpkit read test://template/42/data --json http://localhost:3000/mcp", "a templated URI, as JSON"],
     ],
-    configure: (command) => command.option("--raw", "write only the contents (binary decoded) to stdout"),
+    configure: (command) =>
+      addMetaOption(command.option("--raw", "write only the contents (binary decoded) to stdout")),
     run: read,
   });
 }

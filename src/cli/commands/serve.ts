@@ -4,6 +4,7 @@ import type { McpServer } from "../../server/server.js";
 import { BUNDLED_SERVERS } from "../../servers/index.js";
 import { type CliContext, examplesHelp, unwrap } from "../command.js";
 import { describeError, UsageError } from "../errors.js";
+import { listenError, warnIfReachable } from "../listen-notes.js";
 import { note } from "../status.js";
 
 /**
@@ -75,7 +76,13 @@ async function serve(server: McpServer, name: string, options: ServeOptions): Pr
     await server.serveStdio(); // the process exits when stdin closes
     return;
   }
-  const handle = await server.serveHttp({ port: portOf(options.port), host: options.host, legacySse: true });
+  const port = portOf(options.port);
+  warnIfReachable(options.host);
+  const handle = await server
+    .serveHttp({ port, host: options.host, legacySse: true })
+    .catch((error: unknown) => {
+      throw listenError(error, options.host, port);
+    });
   note(`mcpkit: ${name} listening on ${handle.url}`);
   note(`mcpkit: legacy HTTP+SSE clients: ${new URL("/sse", handle.url).href}`);
   const stop = () => void handle.close().then(() => process.exit(0));
@@ -98,7 +105,8 @@ legacy HTTP+SSE transport at /sse beside it. Arguments after the server's name t
 serve's own options go to the server, in order; put them after -- if they look like serve's.
 
 Over HTTP the URL is printed on stderr ("mcpkit: <name> listening on http://…/mcp"); bound to
-a loopback address (the default) the server only accepts localhost Host and Origin headers.
+a loopback address (the default) the server only accepts localhost Host and Origin headers; any
+other address (0.0.0.0) makes it reachable from the network, and mcpkit warns.
 --port 0 picks a free port. SIGINT or SIGTERM stops it.`),
     )
     .argument("<name>", "the bundled server")
