@@ -249,7 +249,7 @@ describe("JSON syntax errors", () => {
       else expect(syntaxErrorIndex(text), text).toBeGreaterThanOrEqual(0);
     }
     // Where Node 20 names no position: at the token it complains about.
-    expect(["{\"a\": }", "[1,]", "[tru]", "[nul,"].map(syntaxErrorIndex)).toEqual([6, 3, 4, 4]);
+    expect(['{"a": }', "[1,]", "[tru]", "[nul,"].map(syntaxErrorIndex)).toEqual([6, 3, 4, 4]);
     expect(syntaxErrorIndex('{"a": [1, {"b": null}], "c": "\\u00e9"}')).toBe(-1);
     expect(syntaxErrorIndex("[".repeat(100_000))).toBe(100_000);
   });
