@@ -115,26 +115,26 @@ const isString = (value: unknown, nonEmpty?: boolean) =>
 /** Throws a `ConfigError` if `value` (the key `key` at `at.path`) is not what `rule` says. */
 export function checkField(key: string, value: unknown, rule: FieldRule, at: ConfigLocation): void {
   const path = [...(at.path ?? []), key];
-  const wrong = (what: string) =>
-    new ConfigError(`${what} must be ${expectedOf(rule)}, not ${describeType(value)}`, { ...at, path });
+  const wrong = () =>
+    new ConfigError(`"${key}" must be ${expectedOf(rule)}, not ${describeType(value)}`, { ...at, path });
   switch (rule.type) {
     case "string":
-      if (!isString(value, rule.nonEmpty)) throw wrong(`"${key}"`);
+      if (!isString(value, rule.nonEmpty)) throw wrong();
       return;
     case "boolean":
-      if (typeof value !== "boolean") throw wrong(`"${key}"`);
+      if (typeof value !== "boolean") throw wrong();
       return;
     case "number":
       if (typeof value !== "number" || !Number.isFinite(value) || (rule.positive && value <= 0)) {
         throw typeof value === "number"
           ? new ConfigError(`"${key}" must be ${expectedOf(rule)}, not ${value}`, { ...at, path })
-          : wrong(`"${key}"`);
+          : wrong();
       }
       return;
     case "choice": {
       const values = rule.values ?? [];
       if (typeof value === "string" && values.includes(value)) return;
-      if (typeof value !== "string") throw wrong(`"${key}"`);
+      if (typeof value !== "string") throw wrong();
       throw new ConfigError(
         `"${key}" must be ${expectedOf(rule)}, not ${JSON.stringify(value)}`,
         { ...at, path },
@@ -142,7 +142,7 @@ export function checkField(key: string, value: unknown, rule: FieldRule, at: Con
       );
     }
     case "strings": {
-      if (!Array.isArray(value)) throw wrong(`"${key}"`);
+      if (!Array.isArray(value)) throw wrong();
       value.forEach((item, index) => {
         if (!isString(item, rule.nonEmpty)) {
           throw new ConfigError(
@@ -154,7 +154,7 @@ export function checkField(key: string, value: unknown, rule: FieldRule, at: Con
       return;
     }
     case "string map": {
-      if (!isObject(value)) throw wrong(`"${key}"`);
+      if (!isObject(value)) throw wrong();
       for (const [name, item] of Object.entries(value)) {
         if (typeof item !== "string") {
           throw new ConfigError(`"${name}" in "${key}" must be a string, not ${describeType(item)}`, {

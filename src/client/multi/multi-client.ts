@@ -72,7 +72,7 @@ export type MultiServerListeners = {
   [K in keyof MultiServerEvents]?: (value: MultiServerEvents[K]) => void;
 };
 
-/** A server that could not be connected. */
+/** A server that could not be connected: its entry could not be used (a `ConfigError`), or its connect failed. */
 export interface ServerFailure {
   server: string;
   error: Error;
@@ -91,8 +91,9 @@ export class MultiServerConnectError extends Error {
 /**
  * Many MCP servers as one, configured with the `mcpServers` map of Claude Desktop and others.
  * Servers connect in parallel; one that fails is reported in `failures` and by a `serverSkipped`
- * event, and left out (or, with `failOnError`, the connect rejects). `tools()` gives their tools with unique names, each call
- * routed to its server; lost servers reconnect by themselves. `close()` ends every server.
+ * event, and left out (or, with `failOnError`, the connect rejects). `tools()` gives their tools
+ * with unique names, each call routed to its server; lost servers reconnect by themselves.
+ * `close()` ends every server.
  *
  * @example
  * const mcp = await MultiServerClient.connect({
