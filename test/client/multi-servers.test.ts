@@ -153,7 +153,7 @@ describe("MultiServerClient: configs and failures", () => {
     };
     const skipped: SkippedServer[] = [];
     const mcp = await connect(servers, {
-      connectTimeout: 1000,
+      connectTimeout: 3000,
       on: { serverSkipped: (event) => skipped.push(event) },
     });
     expect(mcp.failures.map((failure) => failure.server).sort()).toEqual(["missing", "silent"]);
@@ -166,13 +166,13 @@ describe("MultiServerClient: configs and failures", () => {
     }
     expect(mcp.failures.find((f) => f.server === "missing")!.error.message).toMatch(/Could not start/);
     expect(mcp.health()).toMatchObject({ alpha: { state: "connected" }, silent: { state: "failed" } });
-    expect(mcp.health().silent!.lastError!.message).toMatch(/1000 ms/);
+    expect(mcp.health().silent!.lastError!.message).toMatch(/3000 ms/);
     expect(mcp.tools().every((tool) => tool.server === "alpha")).toBe(true);
     expect(() => mcp.client("missing")).toThrow(/not connected/);
 
     const announced: string[] = [];
     const error = await MultiServerClient.connect(servers, {
-      connectTimeout: 1000,
+      connectTimeout: 3000,
       failOnError: true,
       on: { serverSkipped: ({ server }) => announced.push(server) },
     }).catch((e: unknown) => e);
