@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { SUPPORTED_VERSIONS } from "../protocol/revisions/index.js";
+import { type ProtocolVersion, SUPPORTED_VERSIONS } from "../protocol/revisions/index.js";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
 import { LOGGING_LEVELS } from "../server/logging.js";
 import { UsageError } from "./errors.js";
@@ -22,7 +22,7 @@ export interface ClientCliOptions {
   /** `--trace=FILE` (rewritten to `--trace-file FILE` before commander sees it). */
   traceFile?: string;
   /** `--protocol`: the one revision to speak. */
-  protocol?: string;
+  protocol?: ProtocolVersion;
 }
 
 export const LOG_LEVELS: readonly LoggingLevel[] = LOGGING_LEVELS;
@@ -45,8 +45,9 @@ export function parseDuration(text: string): number {
 }
 
 /** A `--protocol` value: one of the revisions this client speaks. */
-export function parseRevision(text: string): string {
-  if (SUPPORTED_VERSIONS.includes(text)) return text;
+export function parseRevision(text: string): ProtocolVersion {
+  const known = SUPPORTED_VERSIONS.find((version) => version === text);
+  if (known) return known;
   throw new UsageError(
     `--protocol: no revision "${text}"${didYouMean(text, SUPPORTED_VERSIONS)} (there are: ${SUPPORTED_VERSIONS.join(", ")})`,
   );

@@ -1,10 +1,11 @@
 /** Naming the server on the command line, connecting to it, and the life of one connection. */
 import { basename } from "node:path";
 import { McpClient } from "../client/client.js";
-import { loadConfigFile } from "../client/multi/config.js";
+import { expandServerConfig, type ServerConfig } from "../client/multi/config.js";
 import type { HttpClientOptions, StdioClientOptions } from "../client/options.js";
 import { McpError } from "../jsonrpc/errors.js";
 import type { LoggingMessageNotificationParams } from "../protocol/types/client-features.js";
+import { type ProxyServerConfig, readProxyConfig } from "../proxy/config.js";
 import { elicitationHandler } from "./elicit.js";
 import { ConnectionError, describeError, Exit, UsageError } from "./errors.js";
 import { type ClientCliOptions, envOf, headersOf } from "./options.js";
@@ -93,19 +94,28 @@ export async function resolveTarget(spec: ServerSpec, options: ClientCliOptions)
       `"${name}" is not a URL; to use a server by name give --config mcp.json, or start one with a command after --, e.g. mcpkit tools -- npx -y @modelcontextprotocol/server-everything`,
     );
   }
-  let config: Awaited<ReturnType<typeof loadConfigFile>>;
+  // The file is checked whole (the same file serves `mcpkit proxy`, so its tool lists are allowed),
+  // but only the named server's variables are expanded: another server's unset one does not matter.
+  const configError = (error: unknown) => new UsageError(`--config: ${describeError(error)}`);
+  let mcpServers: Record<string, ProxyServerConfig>;
   try {
-    config = await loadConfigFile(options.config);
+    ({ mcpServers } = await readProxyConfig(options.config));
   } catch (error) {
-    throw new UsageError(`--config: ${describeError(error)}`);
+    throw configError(error);
   }
-  const entry = Object.hasOwn(config.mcpServers, name) ? config.mcpServers[name] : undefined;
-  if (!entry) {
-    const names = Object.keys(config.mcpServers);
+  if (!Object.hasOwn(mcpServers, name)) {
+    const names = Object.keys(mcpServers);
     const known = names.join(", ") || "none";
     throw new UsageError(
       `no server "${name}" in ${options.config}${didYouMean(name, names)} (it has: ${known})`,
     );
+  }
+  const { allowTools: _allow, denyTools: _deny, ...server } = mcpServers[name]!;
+  let entry: ServerConfig;
+  try {
+    entry = expandServerConfig(name, server, { env: process.env, file: options.config });
+  } catch (error) {
+    throw configError(error);
   }
   const label = `"${name}" from ${basename(options.config)}`;
   if (entry.disabled) note(`mcpkit: ${label} is marked disabled; connecting anyway`);
@@ -117,8 +127,8 @@ export async function resolveTarget(spec: ServerSpec, options: ClientCliOptions)
       connect: { command: entry.command, args: entry.args ?? [], env, cwd: entry.cwd },
     };
   }
-  const transport =
-    options.transport ?? (entry.transport === "sse" ? "sse" : entry.transport && "streamable-http");
+  const transportOf = entry.transport ?? entry.type;
+  const transport = options.transport ?? (transportOf === "sse" ? "sse" : transportOf && "streamable-http");
   return {
     label,
     timeout: entry.timeout,

@@ -2,86 +2,26 @@
  * An aggregate: the servers of an `mcpServers` config served as one, each tool named
  * `server__tool` (MultiServerClient's naming), each prompt `server__prompt`; resources keep their URIs.
  */
-import {
-  loadConfigFile,
-  type McpServersConfig,
-  parseConfig,
-  type ServerConfig,
-} from "../client/multi/config.js";
 import { MultiServerClient, MultiServerConnectError } from "../client/multi/multi-client.js";
 import { assignToolNames } from "../client/multi/naming.js";
 import type { ServerInfo } from "../server/server.js";
 import { VERSION as version } from "../version.js";
-import { checkToolLists, type ToolLists, ToolPolicy } from "./filter.js";
+import { checkProxyConfig, type ProxyConfig, readProxyConfig } from "./config.js";
+import { ToolPolicy } from "./filter.js";
 import type { Upstreams } from "./mirror.js";
 import { multiOptions, type ProxyCommonOptions } from "./options.js";
 
-/** A server entry of a proxy config: an `mcpServers` entry, with optional `allowTools` and `denyTools`. */
-export type ProxyServerConfig = ServerConfig & ToolLists;
-
-/** The config a proxy serves: the `mcpServers` format of Claude Desktop and others. */
-export interface ProxyConfig {
-  mcpServers: Record<string, ProxyServerConfig>;
-}
-
 /** Options of an aggregate. */
 export interface AggregateOptions extends ProxyCommonOptions {
-  /** The config, or the path of a config file (`${VAR}` expanded, relative `cwd`s resolved). */
+  /** The config, or the path of a config file (`${VAR}`s expanded per server, relative `cwd`s resolved). */
   config: ProxyConfig | string;
   /** Only these servers of the config (named ones run even if marked `disabled`); default all enabled ones. */
   servers?: readonly string[];
-}
-
-/** A config checked for a proxy: the entries to connect and each one's tool lists. */
-export interface CheckedProxyConfig {
-  mcpServers: McpServersConfig["mcpServers"];
-  lists: Record<string, ToolLists>;
-}
-
-/**
- * Checks a proxy config and picks its servers: each entry's shape and lists, the selected names, and
- * the servers `server/tool` rules name. Throws an `Error` saying what is wrong; connects nothing.
- */
-export function checkProxyConfig(
-  config: ProxyConfig,
-  select: { servers?: readonly string[]; allow?: readonly string[]; deny?: readonly string[] } = {},
-): CheckedProxyConfig {
-  const { mcpServers } = parseConfig(config);
-  const known = Object.keys(mcpServers);
-  const has = (name: string) => Object.hasOwn(mcpServers, name);
-  for (const name of select.servers ?? []) {
-    if (!has(name))
-      throw new Error(`no server "${name}" in the config (it has: ${known.join(", ") || "none"})`);
-  }
-  const policy = new ToolPolicy({}, { allow: select.allow, deny: select.deny });
-  for (const name of policy.serversNamed) {
-    if (!has(name)) {
-      throw new Error(
-        `a tool rule names server "${name}", which is not in the config (it has: ${known.join(", ")})`,
-      );
-    }
-  }
-  const chosen: McpServersConfig["mcpServers"] = {};
-  const lists: Record<string, ToolLists> = {};
-  for (const [name, entry] of Object.entries(mcpServers as Record<string, ProxyServerConfig>)) {
-    lists[name] = checkToolLists(name, entry);
-    const { allowTools: _allow, denyTools: _deny, ...server } = entry;
-    if (select.servers) {
-      if (select.servers.includes(name)) chosen[name] = { ...server, disabled: false };
-    } else if (!server.disabled) chosen[name] = server;
-  }
-  if (Object.keys(chosen).length === 0) throw new Error("the config has no enabled server to serve");
-  return { mcpServers: chosen, lists };
-}
-
-/** Reads a proxy config file: `loadConfigFile` (variables, `cwd`s), then `checkProxyConfig`'s checks of shape. */
-export async function loadProxyConfig(
-  path: string,
-  env: Record<string, string | undefined> = process.env,
-): Promise<ProxyConfig> {
-  const config = (await loadConfigFile(path, env)) as ProxyConfig;
-  for (const [name, entry] of Object.entries(config.mcpServers)) checkToolLists(name, entry);
-  return config;
+  /**
+   * Where `${VAR}` values come from: default `process.env` for a config file; a config given as an
+   * object is expanded only if `env` is given. A server whose variable is missing is left out (in `failures`).
+   */
+  env?: Record<string, string | undefined>;
 }
 
 /** What the aggregate tells clients in `instructions`: the naming, then each server's own. */
@@ -107,11 +47,18 @@ function instructionsOf(multi: MultiServerClient): string {
 export async function connectAggregate(
   options: AggregateOptions,
 ): Promise<{ upstreams: Upstreams; info: ServerInfo }> {
-  const config = typeof options.config === "string" ? await loadProxyConfig(options.config) : options.config;
-  const { mcpServers, lists } = checkProxyConfig(config, options);
+  const file = typeof options.config === "string" ? options.config : undefined;
+  const config = file === undefined ? (options.config as ProxyConfig) : await readProxyConfig(file);
+  const { mcpServers, lists } = checkProxyConfig(config, options, file);
+  const env = options.env ?? (file === undefined ? undefined : process.env);
   const multi = await MultiServerClient.connect(
     { mcpServers },
-    { ...multiOptions(options), collisions: "prefix-always" },
+    {
+      ...multiOptions(options),
+      collisions: "prefix-always",
+      ...(env ? { env } : {}),
+      ...(file === undefined ? {} : { configFile: file }),
+    },
   );
   if (multi.failures.length === multi.servers.length) {
     const failures = [...multi.failures];

@@ -3,8 +3,10 @@
  * transport: a stdio server over Streamable HTTP, or an HTTP server over stdio.
  */
 import type { ServerConfig } from "../client/multi/config.js";
+import { checkServerEntry } from "../client/multi/config-schema.js";
 import { MultiServerClient, MultiServerConnectError } from "../client/multi/multi-client.js";
 import type { ServerInfo } from "../server/server.js";
+import { PROXY_ENTRY } from "./config.js";
 import { checkToolLists, type ToolLists, ToolPolicy } from "./filter.js";
 import type { Upstreams } from "./mirror.js";
 import { multiOptions, type ProxyCommonOptions } from "./options.js";
@@ -19,10 +21,14 @@ export interface BridgeOptions extends ProxyCommonOptions {
 /** The key of the one server inside the bridge's `MultiServerClient`. */
 const KEY = "upstream";
 
-/** Connects the upstream (rejecting with its error if it cannot) and says how it is shown. */
+/**
+ * Connects the upstream (rejecting with its error if it cannot) and says how it is shown. Its entry
+ * is checked first (a `ConfigError` for an unknown key or a wrong type), before anything starts.
+ */
 export async function connectBridge(
   options: BridgeOptions,
 ): Promise<{ upstreams: Upstreams; info: ServerInfo }> {
+  checkServerEntry(options.name ?? KEY, options.upstream, PROXY_ENTRY);
   const { allowTools, denyTools, ...upstream } = options.upstream;
   let multi: MultiServerClient;
   try {

@@ -2,14 +2,7 @@
  * `mcpkit proxy` as a library: serve one server over another transport (a bridge), or the servers of
  * a config file as one (an aggregate), with allow/deny lists and an audit log.
  */
-export {
-  type AggregateOptions,
-  type CheckedProxyConfig,
-  checkProxyConfig,
-  loadProxyConfig,
-  type ProxyConfig,
-  type ProxyServerConfig,
-} from "./aggregate.js";
+export type { AggregateOptions } from "./aggregate.js";
 export {
   AuditLog,
   type AuditOutcome,
@@ -19,6 +12,13 @@ export {
   digestArguments,
 } from "./audit.js";
 export type { BridgeOptions } from "./bridge.js";
+export {
+  type CheckedProxyConfig,
+  checkProxyConfig,
+  loadProxyConfig,
+  type ProxyConfig,
+  type ProxyServerConfig,
+} from "./config.js";
 export {
   matchesPattern,
   type ParsedRule,

@@ -139,6 +139,12 @@ describe("a server named in an mcpServers config file", SLOW, () => {
           env: { MCPKIT_TEST: "$" + "{MCPKIT_TEST_VALUE:-from-default}" }, // expanded by the config loader
         },
         offline: { url: "http://127.0.0.1:9/mcp" },
+        github: {
+          command: process.execPath,
+          args: [REFERENCE],
+          env: { TOKEN: "$" + "{MCPKIT_TEST_NO_SUCH_TOKEN}" },
+          allowTools: ["echo"], // the proxy's, allowed in the same file
+        },
       },
     }),
   );
@@ -166,10 +172,36 @@ describe("a server named in an mcpServers config file", SLOW, () => {
     const unknown = await mcpkit(["tools", "--config", config, "nope"]);
     expect(unknown.code, unknown.stderr).toBe(2);
     expect(unknown.stderr).toContain('no server "nope" in');
-    expect(unknown.stderr).toContain("(it has: everything, reference, offline)");
+    expect(unknown.stderr).toContain("(it has: everything, reference, offline, github)");
     const offline = await mcpkit(["tools", "--config", config, "offline"]);
     expect(offline.code, offline.stderr).toBe(3);
     expect(offline.stderr).toContain('could not connect to "offline" from mcp.json');
+  });
+
+  it("another server's unset variable does not matter; the named server's is a usage error naming it", async () => {
+    // `everything` connected above although `github` uses an unset variable.
+    const run = await mcpkit(["tools", "--config", config, "github"]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(
+      `--config: ${config}: server "github": $` +
+        "{MCPKIT_TEST_NO_SUCH_TOKEN} is not set; set it, or write $" +
+        "{MCPKIT_TEST_NO_SUCH_TOKEN:-default} (at mcpServers.github.env.TOKEN)",
+    );
+  });
+
+  it("a typo or invalid JSON in the file is a usage error with the file, the server and the key", async () => {
+    const typo = join(dir, "typo.json");
+    writeFileSync(typo, JSON.stringify({ mcpServers: { everything: { command: "node", arg: [CLI] } } }));
+    const run = await mcpkit(["tools", "--config", typo, "everything"]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(
+      `--config: ${typo}: server "everything": unknown key "arg" — did you mean "args"? (at mcpServers.everything.arg)`,
+    );
+    const broken = join(dir, "broken.json");
+    writeFileSync(broken, '{\n  "mcpServers": {\n    "everything": { "command": "node" }\n  \n');
+    const syntax = await mcpkit(["tools", "--config", broken, "everything"]);
+    expect(syntax.code, syntax.stderr).toBe(2);
+    expect(syntax.stderr).toContain(`--config: ${broken}:5:1: invalid JSON: `);
   });
 });
 

@@ -1,11 +1,14 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text with ${VAR} references
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  ConfigError,
   MultiServerClient,
   MultiServerConnectError,
+  type SkippedServer,
   type StdioServerConfig,
   ToolNameConflictError,
 } from "../../src/client/index.js";
@@ -148,22 +151,37 @@ describe("MultiServerClient: configs and failures", () => {
       missing: { command: join(tmpdir(), "no-such-mcp-server") },
       silent: { command: process.execPath, args: ["-e", "setTimeout(() => {}, 60000)"] },
     };
-    const mcp = await connect(servers, { connectTimeout: 1000 });
+    const skipped: SkippedServer[] = [];
+    const mcp = await connect(servers, {
+      connectTimeout: 3000,
+      on: { serverSkipped: (event) => skipped.push(event) },
+    });
     expect(mcp.failures.map((failure) => failure.server).sort()).toEqual(["missing", "silent"]);
+    // Each failure was announced as it happened, with the same error as in `failures`.
+    expect(skipped.map((event) => event.server).sort()).toEqual(["missing", "silent"]);
+    for (const event of skipped) {
+      expect(event.reason).toBe("failed");
+      const failure = mcp.failures.find((f) => f.server === event.server)!;
+      expect(event.reason === "failed" && event.error).toBe(failure.error);
+    }
     expect(mcp.failures.find((f) => f.server === "missing")!.error.message).toMatch(/Could not start/);
     expect(mcp.health()).toMatchObject({ alpha: { state: "connected" }, silent: { state: "failed" } });
-    expect(mcp.health().silent!.lastError!.message).toMatch(/1000 ms/);
+    expect(mcp.health().silent!.lastError!.message).toMatch(/3000 ms/);
     expect(mcp.tools().every((tool) => tool.server === "alpha")).toBe(true);
     expect(() => mcp.client("missing")).toThrow(/not connected/);
 
-    const error = await MultiServerClient.connect(servers, { connectTimeout: 1000, failOnError: true }).catch(
-      (e: unknown) => e,
-    );
+    const announced: string[] = [];
+    const error = await MultiServerClient.connect(servers, {
+      connectTimeout: 3000,
+      failOnError: true,
+      on: { serverSkipped: ({ server }) => announced.push(server) },
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MultiServerConnectError);
     expect((error as MultiServerConnectError).failures).toHaveLength(2);
+    expect(announced.sort()).toEqual(["missing", "silent"]);
   });
 
-  it(`reads a config file, expanding \${VAR} and skipping disabled servers`, async () => {
+  it(`reads a config file, expanding \${VAR} per server: an unset one fails that server alone`, async () => {
     const dir = await tempDir();
     const path = join(dir, "mcp.json");
     await writeFile(
@@ -171,16 +189,68 @@ describe("MultiServerClient: configs and failures", () => {
       `{
         "mcpServers": {
           "docs": { "command": "\${NODE_BIN}", "args": ["\${FIXTURE}", "\${LABEL:-unset}"] },
+          "github": { "command": "\${NODE_BIN}", "args": ["\${FIXTURE}", "gh"], "env": { "TOKEN": "\${GITHUB_TOKEN}" } },
           "off": { "command": "\${NODE_BIN}", "args": ["\${FIXTURE}", "off"], "disabled": true }
         }
       }`,
     );
     const env = { NODE_BIN: process.execPath, FIXTURE, LABEL: "from-env" };
-    const mcp = await MultiServerClient.fromConfigFile(path, { env });
+    const skipped: SkippedServer[] = [];
+    const mcp = await MultiServerClient.fromConfigFile(path, {
+      env,
+      on: { serverSkipped: (event) => skipped.push(event) },
+    });
     clients.push(mcp);
-    expect(mcp.servers).toEqual(["docs"]);
+    expect(mcp.servers).toEqual(["docs", "github"]);
     const [tool] = mcp.tools({ include: ["search"] });
+    expect(tool!.server).toBe("docs");
     expect((await tool!.invoke({ query: "x" })).text).toBe("from-env: results for x");
-    await expect(MultiServerClient.fromConfigFile(path, { env: {} })).rejects.toThrow(/\$\{NODE_BIN\}/);
+
+    expect(mcp.failures).toHaveLength(1);
+    const { server, error } = mcp.failures[0]!;
+    expect(server).toBe("github");
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toMatchObject({
+      file: path,
+      server: "github",
+      path: ["mcpServers", "github", "env", "TOKEN"],
+    });
+    expect(error.message).toBe(
+      `${path}: server "github": \${GITHUB_TOKEN} is not set; set it, or write \${GITHUB_TOKEN:-default} (at mcpServers.github.env.TOKEN)`,
+    );
+    expect(mcp.health().github).toMatchObject({ state: "failed", lastError: error });
+    expect(skipped).toEqual([
+      { server: "off", reason: "disabled" },
+      { server: "github", reason: "failed", error },
+    ]);
+    await expect(mcp.reconnect("github")).rejects.toBeInstanceOf(ConfigError);
+  });
+
+  it("checks the file before starting anything: unknown keys, types, JSON syntax", async () => {
+    const dir = await tempDir();
+    const path = join(dir, "mcp.json");
+    await writeFile(
+      path,
+      JSON.stringify({ mcpServers: { calc: { command: process.execPath, arg: [FIXTURE] } } }),
+    );
+    await expect(MultiServerClient.fromConfigFile(path)).rejects.toThrow(
+      `${path}: server "calc": unknown key "arg" — did you mean "args"? (at mcpServers.calc.arg)`,
+    );
+    await writeFile(
+      path,
+      JSON.stringify({ mcpServers: { calc: { command: process.execPath, timeout: "30s" } } }),
+    );
+    await expect(MultiServerClient.fromConfigFile(path)).rejects.toThrow(
+      '"timeout" must be a number of milliseconds greater than 0, not a string',
+    );
+    await writeFile(path, '{\n  "mcpServers": {\n    "calc": { "command": "node" }\n  },\n}\n');
+    const error = (await MultiServerClient.fromConfigFile(path).catch((e: unknown) => e)) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect([error.line, error.column]).toEqual([5, 1]);
+    expect(error.message).toMatch(/mcp\.json:5:1: invalid JSON: /);
+    // A config given in code is checked the same way.
+    await expect(connect({ calc: { command: process.execPath, denyTools: ["x"] } as never })).rejects.toThrow(
+      '"denyTools" is read by the proxy',
+    );
   });
 });

@@ -2,12 +2,13 @@
  * The proxy as a library: `createProxyServer` over in-process HTTP upstreams, served to an McpClient
  * over an in-memory transport; the filter, the canonical JSON and digest, the audit log file.
  */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text with ${VAR} references
 import { createHash } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpClient } from "../../src/client/index.js";
+import { ConfigError, McpClient } from "../../src/client/index.js";
 import type { ProtocolVersion } from "../../src/protocol/revisions/index.js";
 import {
   AuditLog,
@@ -230,6 +231,17 @@ describe("createProxyServer: a bridge", () => {
   it("rejects, leaving nothing running, when the upstream cannot be reached", async () => {
     await expect(createProxyServer({ upstream: { url: "http://127.0.0.1:1/mcp" } })).rejects.toThrow();
   });
+
+  it("checks the upstream's entry before starting it", async () => {
+    const error = await createProxyServer({
+      upstream: { command: "mcpkit-no-such-command-xyz", arg: ["x"] } as never,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain('unknown key "arg" — did you mean "args"?');
+    await expect(
+      createProxyServer({ upstream: { url: "http://127.0.0.1:1/mcp", allowTools: "echo" } as never }),
+    ).rejects.toThrow('"allowTools" must be an array of tool names, not a string');
+  });
 });
 
 describe("createProxyServer: an aggregate", () => {
@@ -290,6 +302,38 @@ describe("createProxyServer: an aggregate", () => {
         reconnect: false,
       }),
     ).rejects.toThrow(/gone/);
+  });
+
+  it("expands ${VAR} per server: one whose variable is unset is left out, named with the file", async () => {
+    const a = await upstream("a");
+    const dir = await mkdtemp(join(tmpdir(), "mcpkit-proxy-vars-"));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, "mcp.json");
+    const url = a.http.url.replace(/\/mcp$/, "");
+    await writeFile(
+      path,
+      JSON.stringify({
+        mcpServers: {
+          alpha: { url: "${BASE}/mcp", allowTools: ["echo"] },
+          secret: { url: "${BASE}/mcp", headers: { Authorization: "Bearer ${MCPKIT_TEST_NO_SUCH_TOKEN}" } },
+        },
+      }),
+    );
+    const { proxy, client } = await connect({ config: path, env: { BASE: url } });
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(["alpha__echo"]);
+    expect(proxy.failures).toHaveLength(1);
+    const { server, error } = proxy.failures[0]!;
+    expect(server).toBe("secret");
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain(`${path}: server "secret": \${MCPKIT_TEST_NO_SUCH_TOKEN} is not set`);
+    // An unknown key stops it before anything connects.
+    await writeFile(
+      path,
+      JSON.stringify({ mcpServers: { alpha: { url: "${BASE}/mcp", denyTool: ["echo"] } } }),
+    );
+    await expect(createProxyServer({ config: path, env: { BASE: url } })).rejects.toThrow(
+      'unknown key "denyTool" — did you mean "denyTools"?',
+    );
   });
 
   it("checks the config before connecting anything", () => {

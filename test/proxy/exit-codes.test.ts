@@ -16,6 +16,9 @@ let dir: string;
 let config: string;
 let badLists: string;
 let unreachable: string;
+let typo: string;
+let brokenJson: string;
+let partial: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "mcpkit-proxy-exit-"));
@@ -30,6 +33,24 @@ beforeAll(async () => {
   await writeFile(
     badLists,
     JSON.stringify({ mcpServers: { calc: { command: "x", denyTools: "calculator" } } }),
+  );
+  typo = join(dir, "typo.json");
+  await writeFile(
+    typo,
+    JSON.stringify({ mcpServers: { calc: { command: "x", allowedTools: ["calculator"] } } }),
+  );
+  brokenJson = join(dir, "broken.json");
+  await writeFile(brokenJson, '{\n  "mcpServers": {\n    "calc": { "command": "x" },\n  }\n}\n');
+  partial = join(dir, "partial.json");
+  await writeFile(
+    partial,
+    JSON.stringify({
+      mcpServers: {
+        calc: { command: process.execPath, args: [CLI, "serve", "calculator"] },
+        github: { command: process.execPath, env: { TOKEN: "$" + "{MCPKIT_TEST_NO_SUCH_TOKEN}" } },
+        old: { command: "x", disabled: true },
+      },
+    }),
   );
   unreachable = join(dir, "unreachable.json");
   await writeFile(
@@ -69,10 +90,17 @@ describe("mcpkit proxy exit codes", SLOW, () => {
       /names server "nosuch", which is not in the config/,
     ],
     [["proxy", "--config", "BAD_LISTS"], /server "calc": "denyTools" must be an array of tool names/],
+    [
+      ["proxy", "--config", "TYPO"],
+      /--config: .*typo\.json: server "calc": unknown key "allowedTools" — did you mean "allowTools"\? \(at mcpServers\.calc\.allowedTools\)/,
+    ],
+    [["proxy", "--config", "BROKEN_JSON"], /--config: .*broken\.json:4:3: invalid JSON: /],
     [["proxy", "--audit", "/no/such/dir/audit.jsonl", "--", "node"], /--audit: ENOENT/],
   ])("2: usage error for mcpkit %j, before any server is started", async (args, message) => {
     const run = await mcpkit(
-      args.map((arg) => (arg === "CONFIG" ? config : arg === "BAD_LISTS" ? badLists : arg)),
+      args.map(
+        (arg) => ({ CONFIG: config, BAD_LISTS: badLists, TYPO: typo, BROKEN_JSON: brokenJson })[arg] ?? arg,
+      ),
     );
     expect(run.code, run.stderr).toBe(2);
     expect(run.stdout).toBe("");
@@ -119,6 +147,30 @@ describe("mcpkit proxy exit codes", SLOW, () => {
     child.stdin.end();
     expect(await exited, stderr).toBe(0);
     expect(await allGone(upstream)).toBe(true);
+  });
+
+  it("0: a server whose variable is unset, and a disabled one, are left out and named on stderr", async () => {
+    const child = spawn(process.execPath, [CLI, "proxy", "--config", partial], {
+      cwd: ROOT,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const deadline = Date.now() + 20_000;
+    while (!stderr.includes("disabled in the config") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    child.stdin.end();
+    expect(await exited, stderr).toBe(0);
+    expect(stderr).toContain("mcpkit: proxy: calc: 1 tool");
+    expect(stderr).toContain(
+      `mcpkit: proxy: github: left out: ${partial}: server "github": $` +
+        "{MCPKIT_TEST_NO_SUCH_TOKEN} is not set",
+    );
+    expect(stderr).toContain("mcpkit: proxy: old: disabled in the config, left out");
   });
 
   it("0: over stdio in front of an HTTP server, answering through it", async () => {

@@ -4,8 +4,9 @@
  */
 import { type Command, Option } from "commander";
 import type { ServerConfig } from "../../client/multi/config.js";
-import { checkProxyConfig, loadProxyConfig, type ProxyConfig } from "../../proxy/aggregate.js";
+import { ConfigError } from "../../client/multi/config-error.js";
 import { AuditLog } from "../../proxy/audit.js";
+import { checkProxyConfig, type ProxyConfig, readProxyConfig } from "../../proxy/config.js";
 import { parseToolRule } from "../../proxy/filter.js";
 import { createProxyServer, type ProxyOptions, type ProxyServer } from "../../proxy/proxy.js";
 import { type CliContext, examplesHelp, unwrap } from "../command.js";
@@ -57,7 +58,7 @@ async function upstreamOptions(
   operands: string[],
   afterDashes: string[] | undefined,
   options: ProxyCliOptions,
-): Promise<{ proxy: ProxyOptions; label: string }> {
+): Promise<{ proxy: ProxyOptions; label: string; disabled?: string[] }> {
   const rules = { allow: options.allow ?? [], deny: options.deny ?? [] };
   const given = [
     options.config !== undefined,
@@ -79,15 +80,25 @@ async function upstreamOptions(
     throw new UsageError("--env is for a command upstream (put it in the config file's entry)");
   }
   if (options.config !== undefined) {
+    // Checked here so a bad file is a usage error; the proxy reads it again and expands each
+    // server's variables as it connects it, leaving out (and naming) a server whose variable is unset.
     let config: ProxyConfig;
     try {
-      config = await loadProxyConfig(options.config);
-      checkProxyConfig(config, { servers: operands.length > 0 ? operands : undefined, ...rules });
+      config = await readProxyConfig(options.config);
+      checkProxyConfig(
+        config,
+        { servers: operands.length > 0 ? operands : undefined, ...rules },
+        options.config,
+      );
     } catch (error) {
       throw new UsageError(`--config: ${describeError(error)}`);
     }
     const servers = operands.length > 0 ? { servers: operands } : {};
-    return { proxy: { config, ...servers, ...rules }, label: options.config };
+    const disabled =
+      operands.length > 0
+        ? []
+        : Object.entries(config.mcpServers).flatMap(([name, entry]) => (entry.disabled ? [name] : []));
+    return { proxy: { config: options.config, ...servers, ...rules }, label: options.config, disabled };
   }
   let upstream: ServerConfig;
   let label: string;
@@ -121,8 +132,8 @@ async function upstreamOptions(
   return { proxy: { upstream, ...rules }, label };
 }
 
-/** One stderr line per server: its tools, the ones hidden, the ones that failed. */
-function describeServers(proxy: ProxyServer): void {
+/** One stderr line per server: its tools, the ones hidden, the ones that failed or are disabled. */
+function describeServers(proxy: ProxyServer, disabled: string[] = []): void {
   const counts = new Map<string, number>();
   for (const tool of proxy.exposedTools()) counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
   const hidden = proxy.hiddenTools();
@@ -130,13 +141,15 @@ function describeServers(proxy: ProxyServer): void {
   for (const server of proxy.servers) {
     const error = failed.get(server);
     if (error) {
-      note(`mcpkit: proxy: ${server}: could not connect, left out: ${describeError(error)}`);
+      const why = error instanceof ConfigError ? "left out" : "could not connect, left out";
+      note(`mcpkit: proxy: ${server}: ${why}: ${describeError(error)}`);
       continue;
     }
     const count = counts.get(server) ?? 0;
     const hiddenText = hidden[server] ? `, ${hidden[server]} hidden by allow/deny` : "";
     note(`mcpkit: proxy: ${server}: ${count} tool${count === 1 ? "" : "s"}${hiddenText}`);
   }
+  for (const server of disabled) note(`mcpkit: proxy: ${server}: disabled in the config, left out`);
 }
 
 async function run(operands: string[], context: CliContext, options: ProxyCliOptions): Promise<void> {
@@ -148,7 +161,11 @@ async function run(operands: string[], context: CliContext, options: ProxyCliOpt
   const port = portOf(options.port);
   checkRules("--allow", options.allow);
   checkRules("--deny", options.deny);
-  const { proxy: proxyOptions, label } = await upstreamOptions(operands, context.afterDashes, options);
+  const {
+    proxy: proxyOptions,
+    label,
+    disabled,
+  } = await upstreamOptions(operands, context.afterDashes, options);
 
   let audit: AuditLog | undefined;
   if (options.audit !== undefined) {
@@ -171,7 +188,7 @@ async function run(operands: string[], context: CliContext, options: ProxyCliOpt
     await audit?.close();
     throw new ConnectionError(`could not connect to ${label}: ${describeError(error)}`, { cause: error });
   }
-  describeServers(proxy);
+  describeServers(proxy, disabled);
 
   // Listeners stay (`on`, not `once`): the stdio reaper re-raises a signal no one else listens to,
   // which would end the process before the upstreams and the audit log are closed.

@@ -11,11 +11,13 @@ export interface ConnectionSettings {
   reconnect: Required<ReconnectPolicy> | false;
   clientOptions?: CommonClientOptions | ((server: string) => CommonClientOptions);
   onStderr?: (server: string, line: string) => void;
+  /** Makes an entry ready to connect (expands its variables); may throw, failing that server alone. */
+  prepare?: (server: string, config: ServerConfig) => ServerConfig;
 }
 
 /**
  * The `McpClient.connect` options for one `mcpServers` entry: `command`/`args`/`env`/`cwd` for
- * stdio, `url`/`headers`/`transport` for HTTP (`"http"` meaning Streamable HTTP), plus the shared
+ * stdio, `url`/`headers`/`transport` (or `type`) for HTTP (`"http"` meaning Streamable HTTP), plus the shared
  * client options. The handshake gets no longer than `connectTimeout`; the server's `timeout` is its
  * default request timeout.
  */
@@ -40,6 +42,7 @@ export function clientOptionsFor(
   }
   const http: ClientOptions = { ...base, url: config.url };
   if (config.headers) http.headers = config.headers;
-  if (config.transport) http.transport = config.transport === "sse" ? "sse" : "streamable-http";
+  const transport = config.transport ?? config.type;
+  if (transport) http.transport = transport === "sse" ? "sse" : "streamable-http";
   return http;
 }

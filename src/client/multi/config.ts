@@ -1,5 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { ConfigError, type ConfigLocation } from "./config-error.js";
+import { parseConfigJson } from "./config-json.js";
+import { checkConfig, type EntrySchema, SERVER_ENTRY } from "./config-schema.js";
 
 /** A server started as a child process and spoken to over stdio. */
 export interface StdioServerConfig {
@@ -10,6 +13,8 @@ export interface StdioServerConfig {
   /** Per-call timeout for this server's tools, in ms. */
   timeout?: number;
   disabled?: boolean;
+  /** Accepted as other tools write it; a `command` already means stdio. */
+  type?: "stdio";
 }
 
 /** A server reached over HTTP: Streamable HTTP, falling back to legacy SSE unless `transport` says. */
@@ -17,6 +22,8 @@ export interface HttpServerConfig {
   url: string;
   headers?: Record<string, string>;
   transport?: "streamable-http" | "http" | "sse";
+  /** The spelling of `transport` in Claude Code's and Cursor's configs; `transport` wins if both are given. */
+  type?: "streamable-http" | "http" | "sse";
   timeout?: number;
   disabled?: boolean;
 }
@@ -28,66 +35,119 @@ export interface McpServersConfig {
   mcpServers: Record<string, ServerConfig>;
 }
 
-/** Replaces `${VAR}` (and `${VAR:-default}`) in every string of the config from `env`. */
-export function expandVariables<T>(value: T, env: Record<string, string | undefined> = process.env): T {
-  if (typeof value === "string") {
-    return value.replace(
-      /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
-      (_whole, name: string, fallback?: string) => {
-        const found = env[name];
-        if (found !== undefined && found !== "") return found;
-        if (fallback !== undefined) return fallback;
-        throw new Error(`The config refers to \${${name}}, which is not set`);
-      },
-    ) as T;
+const REFERENCE = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s;
+
+function expandString(text: string, env: Record<string, string | undefined>, at: ConfigLocation): string {
+  let out = "";
+  let from = 0;
+  for (let start = text.indexOf("${"); start !== -1; start = text.indexOf("${", from)) {
+    const end = text.indexOf("}", start + 2);
+    const match = end === -1 ? null : REFERENCE.exec(text.slice(start + 2, end));
+    if (!match) {
+      const written = text.slice(start, end === -1 ? undefined : end + 1);
+      throw new ConfigError(
+        `${JSON.stringify(written)} is not a variable: write \${NAME} or \${NAME:-default}`,
+        at,
+      );
+    }
+    const [, name, fallback] = match as unknown as [string, string, string | undefined];
+    const found = env[name];
+    let value: string;
+    if (found !== undefined && found !== "") value = found;
+    else if (fallback !== undefined) value = fallback;
+    else {
+      const state = found === undefined ? "is not set" : "is empty";
+      throw new ConfigError(`\${${name}} ${state}; set it, or write \${${name}:-default}`, at);
+    }
+    out += text.slice(from, start) + value;
+    from = end + 1;
   }
-  if (Array.isArray(value)) return value.map((item) => expandVariables(item, env)) as T;
+  return out + text.slice(from);
+}
+
+function expandAt<T>(value: T, env: Record<string, string | undefined>, at: ConfigLocation): T {
+  const path = at.path ?? [];
+  if (typeof value === "string") return (value.includes("${") ? expandString(value, env, at) : value) as T;
+  if (Array.isArray(value)) {
+    return value.map((item, i) => expandAt(item, env, { ...at, path: [...path, i] })) as T;
+  }
   if (typeof value === "object" && value !== null) {
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, expandVariables(item, env)]),
+      Object.entries(value).map(([key, item]) => [key, expandAt(item, env, { ...at, path: [...path, key] })]),
     ) as T;
   }
   return value;
 }
 
-/** Checks the shape of a config and names what is wrong. */
-export function parseConfig(value: unknown, source = "the config"): McpServersConfig {
-  const servers = (value as { mcpServers?: unknown } | null)?.mcpServers;
-  if (typeof servers !== "object" || servers === null || Array.isArray(servers)) {
-    throw new Error(`${source} needs an "mcpServers" object`);
+/**
+ * Replaces `${VAR}` and `${VAR:-default}` in every string of `value` (keys are left as they are)
+ * from `env`. A variable that is not set (or is empty) and has no default, or a `${` that does not
+ * start a reference, throws a `ConfigError`; `at` says where `value` is, for its message.
+ */
+export function expandVariables<T>(
+  value: T,
+  env: Record<string, string | undefined> = process.env,
+  at: ConfigLocation = {},
+): T {
+  return expandAt(value, env, at);
+}
+
+/**
+ * One server's entry made ready to connect: its `${VAR}`s expanded from `env` (if given) and, for a
+ * config read from `file`, a relative `cwd` resolved against the file's folder. Throws a
+ * `ConfigError` naming the server and the file if a variable is missing. The entry is not changed.
+ */
+export function expandServerConfig(
+  name: string,
+  entry: ServerConfig,
+  options: { env?: Record<string, string | undefined>; file?: string } = {},
+): ServerConfig {
+  const { env, file } = options;
+  const expanded = env ? expandAt(entry, env, { file, server: name, path: ["mcpServers", name] }) : entry;
+  if (file && "command" in expanded && expanded.cwd) {
+    return { ...expanded, cwd: resolve(dirname(file), expanded.cwd) };
   }
-  for (const [name, server] of Object.entries(servers)) {
-    const entry = server as Partial<StdioServerConfig & HttpServerConfig> | null;
-    const hasCommand = typeof entry?.command === "string";
-    const hasUrl = typeof entry?.url === "string";
-    if (hasCommand === hasUrl) {
-      throw new Error(`${source}: server "${name}" needs either a "command" or a "url"`);
-    }
-    if (
-      entry?.args !== undefined &&
-      !(Array.isArray(entry.args) && entry.args.every((a) => typeof a === "string"))
-    ) {
-      throw new Error(`${source}: server "${name}": "args" must be an array of strings`);
-    }
-  }
+  return expanded;
+}
+
+/**
+ * Checks a config and returns it: an `mcpServers` object whose entries have a `command` (stdio) or a
+ * `url` (HTTP) and only known keys, each of the right type. Anything else throws a `ConfigError`
+ * naming `source` (the file), the server and the key, with the key probably meant for an unknown one.
+ * `schema` is the set of keys allowed (the proxy's adds `allowTools` and `denyTools`).
+ */
+export function parseConfig(
+  value: unknown,
+  source?: string,
+  schema: EntrySchema = SERVER_ENTRY,
+): McpServersConfig {
+  checkConfig(value, schema, source);
   return value as McpServersConfig;
 }
 
-/** Reads a config file, expands `${VAR}`, and resolves relative `cwd`s against the file's folder. */
+/** Reads a config file and checks it (see `parseConfig`), leaving its `${VAR}`s as written. */
+export async function readConfigFile(
+  path: string,
+  schema: EntrySchema = SERVER_ENTRY,
+): Promise<McpServersConfig> {
+  const text = await readFile(path, "utf8");
+  return parseConfig(parseConfigJson(text, path), path, schema);
+}
+
+/**
+ * Reads and checks a config file, expands the `${VAR}`s of each server not `disabled`, and resolves
+ * their relative `cwd`s against the file's folder (a disabled entry is returned as written). Throws a
+ * `ConfigError` naming the file (with the line and column of invalid JSON) and the server.
+ */
 export async function loadConfigFile(
   path: string,
   env: Record<string, string | undefined> = process.env,
+  schema: EntrySchema = SERVER_ENTRY,
 ): Promise<McpServersConfig> {
-  const text = await readFile(path, "utf8");
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${path} is not valid JSON: ${(error as Error).message}`);
+  const config = await readConfigFile(path, schema);
+  const mcpServers: Record<string, ServerConfig> = {};
+  for (const [name, entry] of Object.entries(config.mcpServers)) {
+    mcpServers[name] = entry.disabled ? entry : expandServerConfig(name, entry, { env, file: path });
   }
-  const config = expandVariables(parseConfig(json, path), env);
-  for (const server of Object.values(config.mcpServers)) {
-    if ("command" in server && server.cwd) server.cwd = resolve(dirname(path), server.cwd);
-  }
-  return config;
+  return { ...config, mcpServers };
 }

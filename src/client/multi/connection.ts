@@ -170,7 +170,8 @@ export class ServerConnection implements ToolCaller {
 
   private async connect(): Promise<McpClient> {
     const { connectTimeout } = this.settings;
-    const attempt = McpClient.connect(clientOptionsFor(this.name, this.config, this.settings));
+    const config = this.settings.prepare ? this.settings.prepare(this.name, this.config) : this.config;
+    const attempt = McpClient.connect(clientOptionsFor(this.name, config, this.settings));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(

@@ -7,14 +7,17 @@ export {
   type ServerConfig,
   type StdioServerConfig,
 } from "./config.js";
+export { ConfigError, type ConfigLocation } from "./config-error.js";
 export type { ServerHealth, ServerState } from "./connection.js";
 export {
   MultiServerClient,
   MultiServerConnectError,
   type MultiServerEvents,
   type MultiServerFileOptions,
+  type MultiServerListeners,
   type MultiServerOptions,
   type ServerFailure,
+  type SkippedServer,
 } from "./multi-client.js";
 export {
   assignToolNames,

@@ -2,7 +2,13 @@ import { Emitter } from "../../util/emitter.js";
 import type { McpClient } from "../client.js";
 import type { CommonClientOptions } from "../options.js";
 import type { McpToolOptions } from "../tool-adapter.js";
-import { loadConfigFile, type McpServersConfig, parseConfig, type ServerConfig } from "./config.js";
+import {
+  expandServerConfig,
+  type McpServersConfig,
+  parseConfig,
+  readConfigFile,
+  type ServerConfig,
+} from "./config.js";
 import { ServerConnection, type ServerHealth, type ServerState } from "./connection.js";
 import type { CollisionPolicy } from "./naming.js";
 import { DEFAULT_RECONNECT, type ReconnectPolicy } from "./reconnect.js";
@@ -24,12 +30,28 @@ export interface MultiServerOptions extends Omit<McpToolOptions, "name"> {
   clientOptions?: CommonClientOptions | ((server: string) => CommonClientOptions);
   /** Each line a stdio server writes to stderr. */
   onStderr?: (server: string, line: string) => void;
+  /**
+   * Expand `${VAR}` and `${VAR:-default}` in each server's entry from this environment as that server
+   * connects. A server whose variable is not set fails alone, with a `ConfigError` in `failures`; the
+   * others connect. `fromConfigFile` expands from `process.env` unless told otherwise.
+   */
+  env?: Record<string, string | undefined>;
+  /** The file the config was read from: its errors name it, and relative `cwd`s are resolved against its folder. */
+  configFile?: string;
+  /**
+   * Listeners added before anything connects, so they hear what happens during `connect` too, such as
+   * `serverSkipped` for each server left out: `{ on: { serverSkipped: (s) => console.error(s) } }`.
+   */
+  on?: MultiServerListeners;
 }
 
-/** Options of `fromConfigFile`: also where `${VAR}` values come from (default `process.env`). */
-export interface MultiServerFileOptions extends MultiServerOptions {
-  env?: Record<string, string | undefined>;
-}
+/** Options of `fromConfigFile`: `env` (where `${VAR}` values come from) defaults to `process.env`. */
+export type MultiServerFileOptions = MultiServerOptions;
+
+/** A server left out when connecting: `disabled` in its entry, or `failed` (its config or its connect). */
+export type SkippedServer =
+  | { server: string; reason: "disabled" }
+  | { server: string; reason: "failed"; error: Error };
 
 /** Events of a `MultiServerClient`. */
 export interface MultiServerEvents {
@@ -37,9 +59,20 @@ export interface MultiServerEvents {
   toolsChanged: { server: string; reason: "reconnected" | "listChanged" };
   /** A server changed state; with the error when it lost its connection or failed. */
   stateChanged: { server: string; state: ServerState; error?: Error };
+  /**
+   * While connecting, a server was left out: its entry is `disabled`, or it failed (a `ConfigError`
+   * such as a missing `${VAR}`, or its connect failed; it is also in `failures`). Listen with the
+   * `on` option, which is in place before `connect` resolves.
+   */
+  serverSkipped: SkippedServer;
 }
 
-/** A server that could not be connected. */
+/** Listeners of `MultiServerEvents`, by event, as the `on` option takes them. */
+export type MultiServerListeners = {
+  [K in keyof MultiServerEvents]?: (value: MultiServerEvents[K]) => void;
+};
+
+/** A server that could not be connected: its entry could not be used (a `ConfigError`), or its connect failed. */
 export interface ServerFailure {
   server: string;
   error: Error;
@@ -57,9 +90,10 @@ export class MultiServerConnectError extends Error {
 
 /**
  * Many MCP servers as one, configured with the `mcpServers` map of Claude Desktop and others.
- * Servers connect in parallel; one that fails is reported in `failures` and skipped (or, with
- * `failOnError`, the connect rejects). `tools()` gives their tools with unique names, each call
- * routed to its server; lost servers reconnect by themselves. `close()` ends every server.
+ * Servers connect in parallel; one that fails is reported in `failures` and by a `serverSkipped`
+ * event, and left out (or, with `failOnError`, the connect rejects). `tools()` gives their tools
+ * with unique names, each call routed to its server; lost servers reconnect by themselves.
+ * `close()` ends every server.
  *
  * @example
  * const mcp = await MultiServerClient.connect({
@@ -78,16 +112,25 @@ export class MultiServerClient {
     private readonly options: MultiServerOptions,
     /** The servers that could not be connected at first (they are not retried until `reconnect(name)`). */
     readonly failures: ServerFailure[],
-  ) {}
+  ) {
+    for (const [event, listener] of Object.entries(options.on ?? {})) {
+      if (listener) this.events.on(event as keyof MultiServerEvents, listener as (value: unknown) => void);
+    }
+  }
 
-  /** Connects every server of `config` (`{ mcpServers: { … } }` or the map itself) that is not `disabled`. */
+  /**
+   * Connects every server of `config` (`{ mcpServers: { … } }` or the map itself) that is not
+   * `disabled`. The config is checked first: an unknown key, a value of the wrong type or an entry
+   * without `command` or `url` rejects with a `ConfigError`, before anything starts.
+   */
   static async connect(
     config: McpServersConfig | Record<string, ServerConfig>,
     options: MultiServerOptions = {},
   ): Promise<MultiServerClient> {
     const wrapped =
       "mcpServers" in config && typeof config.mcpServers === "object" ? config : { mcpServers: config };
-    const { mcpServers } = parseConfig(wrapped);
+    const { mcpServers } = parseConfig(wrapped, options.configFile);
+    const { env, configFile } = options;
     const settings = {
       connectTimeout: options.connectTimeout ?? 30_000,
       timeout: options.timeout,
@@ -95,12 +138,21 @@ export class MultiServerClient {
         options.reconnect === false ? (false as const) : { ...DEFAULT_RECONNECT, ...options.reconnect },
       clientOptions: options.clientOptions,
       onStderr: options.onStderr,
+      prepare:
+        env || configFile
+          ? (name: string, server: ServerConfig) =>
+              expandServerConfig(name, server, { env, file: configFile })
+          : undefined,
     };
     const failures: ServerFailure[] = [];
     const connections: ServerConnection[] = [];
+    const disabled: string[] = [];
     let multi: MultiServerClient | undefined;
     for (const [name, server] of Object.entries(mcpServers)) {
-      if (server.disabled) continue;
+      if (server.disabled) {
+        disabled.push(name);
+        continue;
+      }
       connections.push(
         new ServerConnection(name, server, settings, {
           state: (state, error) =>
@@ -113,7 +165,15 @@ export class MultiServerClient {
       );
     }
     multi = new MultiServerClient(connections, options, failures);
-    const results = await Promise.allSettled(connections.map((connection) => connection.start()));
+    for (const server of disabled) multi.events.emit("serverSkipped", { server, reason: "disabled" });
+    const results = await Promise.allSettled(
+      connections.map((connection) =>
+        connection.start().catch((error: Error) => {
+          multi.events.emit("serverSkipped", { server: connection.name, reason: "failed", error });
+          throw error;
+        }),
+      ),
+    );
     results.forEach((result, i) => {
       if (result.status === "rejected") failures.push({ server: connections[i]!.name, error: result.reason });
     });
@@ -124,13 +184,21 @@ export class MultiServerClient {
     return multi;
   }
 
-  /** Reads a config file (`${VAR}` and `${VAR:-default}` expanded, relative `cwd`s resolved), then connects. */
+  /**
+   * Reads and checks a config file, then connects its servers, each with its `${VAR}`s and
+   * `${VAR:-default}`s expanded (from `process.env` unless `env` is given) and relative `cwd`s
+   * resolved against the file's folder. Invalid JSON or an invalid entry rejects with a `ConfigError`
+   * (file, line and column, server, key); a missing variable fails only the server that uses it.
+   */
   static async fromConfigFile(
     path: string,
     options: MultiServerFileOptions = {},
   ): Promise<MultiServerClient> {
-    const { env, ...rest } = options;
-    return MultiServerClient.connect(await loadConfigFile(path, env), rest);
+    return MultiServerClient.connect(await readConfigFile(path), {
+      ...options,
+      env: options.env ?? process.env,
+      configFile: path,
+    });
   }
 
   /** The configured servers (not `disabled`), in config order. */
