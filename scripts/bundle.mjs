@@ -5,7 +5,8 @@
  * `dist/_chunks/`, so each module exists once (one `McpError` class, one process reaper) whatever
  * entries a program imports. Node 20 loads a few bundled files in a fraction of the time it takes
  * for the ~45 small modules a server is written as. Dependencies stay external. Type declarations
- * come from `tsc -p tsconfig.build.json`, which emits only those.
+ * come from `tsc -p tsconfig.build.json`, which emits only those. The source maps point at src/,
+ * which the package ships (so do the declaration maps), instead of holding a second copy of it.
  */
 import { readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -37,6 +38,7 @@ await build({
   target: "node20",
   packages: "external",
   sourcemap: true,
+  sourcesContent: false,
   chunkNames: "_chunks/[name]-[hash]",
   logLevel: "warning",
 });

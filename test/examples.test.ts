@@ -11,6 +11,14 @@ import { describe, expect, it } from "vitest";
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("..", import.meta.url));
 const example = (name: string) => join(root, "build/examples", name);
+const SLOW = 60_000;
+
+/** Runs an example as a user would, offline: no OpenAI settings, so the agent's model is scripted. */
+async function runExample(name: string): Promise<string> {
+  const { OPENAI_API_KEY: _key, OPENAI_BASE_URL: _url, ...env } = process.env;
+  const { stdout } = await run(process.execPath, [example(name)], { cwd: root, env, timeout: SLOW });
+  return stdout;
+}
 
 describe("the examples, as built from examples/", () => {
   it("npm start shows the handshake, the tool list and tool results, offline", async () => {
@@ -67,5 +75,111 @@ describe("the examples, as built from examples/", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("the notes client reads, completes, prompts and answers sampling, elicitation and roots", {
+    timeout: SLOW,
+  }, async () => {
+    const stdout = await runExample("notes-client.js");
+    expect(stdout).toContain('notes://index: "groceries\\nmeeting"');
+    expect(stdout).toContain('notes://meeting: "Thursday 10:00 with Ada');
+    expect(stdout).toContain("ids starting with g: [ 'groceries' ]");
+    expect(stdout).toContain('prompt: "Summarise this note in one sentence:\\n\\nMilk, eggs');
+    expect(stdout).toContain('log (info): "summarised groceries with scripted-llm"\n  → In short: Milk.');
+    expect(stdout).toContain(
+      'the server asks: Save "Water the plants" under which id?\n  → Saved as notes://todo',
+    );
+    expect(stdout).toContain("resource updated: notes://index");
+    expect(stdout).toContain("→ work: file:///work\n  → other: file:///other");
+  });
+
+  it("the HTTP server answers Streamable HTTP with progress, HTTP+SSE and its fetch handler", {
+    timeout: SLOW,
+  }, async () => {
+    const stdout = await runExample("http-server.js");
+    expect(stdout).toMatch(/^Streamable HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp$/m);
+    expect(stdout).toContain(
+      "Streamable HTTP client: protocol 2026-07-28\n  progress 1/3 3…\n  progress 2/3 2…\n  progress 3/3 1…\n  → Lift-off!",
+    );
+    expect(stdout).toContain("HTTP+SSE client: protocol 2024-11-05\n  → Lift-off!");
+    expect(stdout).toContain("fetch-handler client: protocol 2026-07-28\n  → Lift-off!");
+    expect(stdout).toContain("Closed.");
+  });
+
+  it("one handler elicits in a 2025-11-25 session and through input_required in 2026-07-28", {
+    timeout: SLOW,
+  }, async () => {
+    const stdout = await runExample("both-eras.js");
+    expect(stdout).toContain(
+      [
+        "Protocol 2025-11-25:",
+        "  → tools/call greet",
+        "  ← elicitation/create",
+        "  the user is asked: What is your name?",
+        "  → result",
+        "  ← result",
+        "  greet → Hello, Ada!",
+        "Protocol 2026-07-28:",
+        "  → tools/call greet",
+        "  ← result: input_required, asking name",
+        "  the user is asked: What is your name?",
+        "  → tools/call greet (with inputResponses and requestState)",
+        "  ← result",
+        "  greet → Hello, Ada!",
+      ].join("\n"),
+    );
+  });
+
+  it("the agent counts the files with one server's tool and multiplies with another's", {
+    timeout: SLOW,
+  }, async () => {
+    const stdout = await runExample("agent.js");
+    expect(stdout).toMatch(/^→ list_directory \{"path":".*mcpkit-example-.*"\}$/m);
+    expect(stdout).toContain("← list_directory: [FILE] data.json | [FILE] notes.txt | [FILE] plan.md");
+    expect(stdout).toContain('→ calculator {"expression":"3 * 7"}\n← calculator: 3 * 7 = 21');
+    expect(stdout).toContain("The folder holds 3 files, and 3 * 7 = 21. (3 steps)");
+  });
+
+  it("the LangChain agent and the AI SDK call the same MCP tools", { timeout: SLOW }, async () => {
+    const [langgraph, aiSdk] = await Promise.all([runExample("langgraph.js"), runExample("ai-sdk.js")]);
+    expect(langgraph).toContain("tool: [FILE] data.json | [FILE] notes.txt | [FILE] plan.md");
+    expect(langgraph).toContain('ai: → calculator {"expression":"3 * 7"}\ntool: 3 * 7 = 21');
+    expect(langgraph).toContain("ai: 3 * 7 = 21, seven times the files in the folder.");
+    expect(aiSdk).toContain('calculator {"expression":"3 * 7"} → 3 * 7 = 21');
+    expect(aiSdk).toContain("3 * 7 = 21: seven times the files in the folder.");
+  });
+
+  it("the proxy serves examples/mcp.json as one server, write tools hidden, calls audited", {
+    timeout: SLOW,
+  }, async () => {
+    const stdout = await runExample("proxy.js");
+    expect(stdout).toContain('Upstreams: math, files; hidden tools: {"files":3}');
+    expect(stdout).toContain("  files__list_directory\n");
+    expect(stdout).toContain("  math__calculator\n");
+    expect(stdout).not.toMatch(/^ {2}files__(write|edit|move)_/m);
+    expect(stdout).toContain("math__calculator → 6 * 7 = 42");
+    expect(stdout).toContain("files__write_file → Unknown tool: files__write_file");
+    expect(stdout).toMatch(/^ {2}math\/calculator: ok \(arguments [0-9a-f]{12}…\)$/m);
+    expect(stdout).toMatch(/^ {2}files\/list_directory: ok /m);
+  });
+
+  it("the CLI takes a server from examples/mcp.json, whatever the working directory", {
+    timeout: SLOW,
+  }, async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        join(root, "dist/cli/main.js"),
+        "call",
+        "calculator",
+        "--arg",
+        "expression=2^10",
+        "--config",
+        join(root, "examples/mcp.json"),
+        "math",
+      ],
+      { cwd: tmpdir() },
+    );
+    expect(stdout).toContain("2^10 = 1024");
   });
 });

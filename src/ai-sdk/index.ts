@@ -1,1 +1,7 @@
-export { type AiSdkToolsOptions, toAiSdkTool, toAiSdkTools, toModelOutput } from "./tools.js";
+export {
+  type AiSdkToolsOptions,
+  type ModelOutput,
+  toAiSdkTool,
+  toAiSdkTools,
+  toModelOutput,
+} from "./tools.js";

@@ -15,7 +15,7 @@ export interface AiSdkToolsOptions {
 }
 
 /** The part of the AI SDK's tool result output this module produces. */
-type ModelOutput =
+export type ModelOutput =
   | { type: "text"; value: string }
   | { type: "error-text"; value: string }
   | {

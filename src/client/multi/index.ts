@@ -26,6 +26,7 @@ export {
   SERVER_SEPARATOR,
   sanitizeToolName,
   ToolNameConflictError,
+  type ToolToName,
 } from "./naming.js";
 export { DEFAULT_RECONNECT, type ReconnectPolicy } from "./reconnect.js";
 export type { MultiServerTool, PerToolOptions, ToolFilter, ToolSelection } from "./router.js";
