@@ -36,7 +36,7 @@ function describe(message: JSONRPCMessage): string {
   return `result: input_required, asking ${Object.keys(result.inputRequests ?? {}).join(", ")}`;
 }
 
-for (const protocolVersion of ["2025-11-25", "2026-07-28"]) {
+for (const protocolVersion of ["2025-11-25", "2026-07-28"] as const) {
   let tracing = false;
   const client = await McpClient.connect({
     url: http.url,
