@@ -2,7 +2,6 @@
 /** `mcpkit`: inspect and call MCP servers from the command line, and run the bundled ones. */
 import { Command, CommanderError } from "commander";
 import { VERSION as version } from "../version.js";
-import type { CliContext } from "./command.js";
 import { registerCallCommand } from "./commands/call.js";
 import { registerCompleteCommand } from "./commands/complete.js";
 import { registerListCommands } from "./commands/list.js";
@@ -10,11 +9,12 @@ import { registerPromptCommand } from "./commands/prompt.js";
 import { registerProxyCommand } from "./commands/proxy.js";
 import { registerReadCommand } from "./commands/read.js";
 import { registerServeCommand } from "./commands/serve.js";
-import { describeError, EXIT_CODES_HELP, Exit, exitCodeOf } from "./errors.js";
-import { rewriteTrace } from "./options.js";
-import { SERVER_USAGE } from "./session.js";
-import { clearStatus } from "./status.js";
-import { err } from "./terminal.js";
+import type { CliContext } from "./shared/command.js";
+import { describeError, EXIT_CODES_HELP, Exit, exitCodeOf } from "./shared/errors.js";
+import { rewriteTrace } from "./shared/options.js";
+import { SERVER_USAGE } from "./shared/session.js";
+import { clearStatus } from "./shared/status.js";
+import { err } from "./shared/terminal.js";
 
 const OVERVIEW = `
 Naming the server:

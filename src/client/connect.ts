@@ -65,7 +65,7 @@ export async function connect(options: ClientOptions): Promise<Connected> {
  */
 async function connectWith(transport: Transport, options: ClientOptions): Promise<Connected> {
   const parts = wireClient(transport, options, version);
-  const { peer, handshake } = parts;
+  const { peer } = parts;
   const budget = new Budget(options.handshakeTimeout ?? DEFAULT_HANDSHAKE_TIMEOUT);
   try {
     await peer.start();

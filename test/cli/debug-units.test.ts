@@ -1,13 +1,13 @@
 /** The pure parts behind the debugging aids: names suggested, colour decided, traces redacted, results trimmed. */
 import { describe, expect, it } from "vitest";
-import { withoutProtocolMeta } from "../../src/cli/command.js";
-import { UsageError } from "../../src/cli/errors.js";
-import { table } from "../../src/cli/format.js";
-import { parseRevision, rewriteTrace } from "../../src/cli/options.js";
-import { slowStartHint } from "../../src/cli/startup.js";
-import { closest, didYouMean, editDistance } from "../../src/cli/suggest.js";
-import { colorEnabled, widthOf } from "../../src/cli/terminal.js";
-import { describeHeaders, describeUrl, redact } from "../../src/cli/trace.js";
+import { withoutProtocolMeta } from "../../src/cli/shared/command.js";
+import { UsageError } from "../../src/cli/shared/errors.js";
+import { table } from "../../src/cli/shared/format.js";
+import { parseRevision, rewriteTrace } from "../../src/cli/shared/options.js";
+import { slowStartHint } from "../../src/cli/shared/startup.js";
+import { closest, didYouMean, editDistance } from "../../src/cli/shared/suggest.js";
+import { colorEnabled, widthOf } from "../../src/cli/shared/terminal.js";
+import { describeHeaders, describeUrl, redact } from "../../src/cli/shared/trace.js";
 
 describe("did you mean", () => {
   it("counts insertions, deletions, substitutions and swaps, and stops past the bound", () => {

@@ -4,11 +4,11 @@ import { describe, expect, it } from "vitest";
 import { toolArguments } from "../../src/cli/commands/call.js";
 import { referenceOf } from "../../src/cli/commands/complete.js";
 import { type BundledServers, registerServeCommand } from "../../src/cli/commands/serve.js";
-import { Exit, exitCodeOf, UsageError } from "../../src/cli/errors.js";
-import { formatSize, table, truncate } from "../../src/cli/format.js";
-import { headersOf, parseDuration } from "../../src/cli/options.js";
-import { signature, typedValue } from "../../src/cli/schema.js";
-import { splitOperands } from "../../src/cli/session.js";
+import { Exit, exitCodeOf, UsageError } from "../../src/cli/shared/errors.js";
+import { formatSize, table, truncate } from "../../src/cli/shared/format.js";
+import { headersOf, parseDuration } from "../../src/cli/shared/options.js";
+import { signature, typedValue } from "../../src/cli/shared/schema.js";
+import { splitOperands } from "../../src/cli/shared/session.js";
 import { ErrorCode, McpError } from "../../src/jsonrpc/errors.js";
 import type { McpServer } from "../../src/server/server.js";
 

@@ -2,14 +2,14 @@
 import type { Command } from "commander";
 import type { McpClient } from "../../client/client.js";
 import type { Tool } from "../../protocol/types/tools.js";
-import { addMetaOption, type CliContext, clientCommand, print, printResult } from "../command.js";
-import { renderBlock, renderJson } from "../content.js";
-import { Exit, UsageError } from "../errors.js";
-import { collect, parseJsonObject, splitPair } from "../options.js";
-import { propertiesOf, typedValue } from "../schema.js";
-import type { Session } from "../session.js";
-import { clearStatus, note, progressReporter } from "../status.js";
-import { didYouMean } from "../suggest.js";
+import { addMetaOption, type CliContext, clientCommand, print, printResult } from "../shared/command.js";
+import { renderBlock, renderJson } from "../shared/content.js";
+import { Exit, UsageError } from "../shared/errors.js";
+import { collect, parseJsonObject, splitPair } from "../shared/options.js";
+import { propertiesOf, typedValue } from "../shared/schema.js";
+import type { Session } from "../shared/session.js";
+import { clearStatus, note, progressReporter } from "../shared/status.js";
+import { didYouMean } from "../shared/suggest.js";
 
 interface CallOptions {
   arg?: string[];

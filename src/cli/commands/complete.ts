@@ -1,11 +1,11 @@
 /** `complete <prompt|template> <ref> <argument> [value]`: ask the server for completions. */
 import type { Command } from "commander";
 import type { CompleteReference } from "../../protocol/types/completion.js";
-import { type CliContext, clientCommand, print, printJson } from "../command.js";
-import { Exit, UsageError } from "../errors.js";
-import { collect, splitPair } from "../options.js";
-import type { Session } from "../session.js";
-import { note } from "../status.js";
+import { type CliContext, clientCommand, print, printJson } from "../shared/command.js";
+import { Exit, UsageError } from "../shared/errors.js";
+import { collect, splitPair } from "../shared/options.js";
+import type { Session } from "../shared/session.js";
+import { note } from "../shared/status.js";
 
 interface CompleteOptions {
   context?: string[];

@@ -5,13 +5,13 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { Prompt } from "../../protocol/types/prompts.js";
 import type { Resource, ResourceTemplate } from "../../protocol/types/resources.js";
 import type { Tool } from "../../protocol/types/tools.js";
-import { type CliContext, clientCommand, print, printJson } from "../command.js";
-import { Exit } from "../errors.js";
-import { fields, formatSize, indent, oneLine, SHORT_LIMITS, table, truncate } from "../format.js";
-import { signature } from "../schema.js";
-import type { Session } from "../session.js";
-import { note } from "../status.js";
-import { out } from "../terminal.js";
+import { type CliContext, clientCommand, print, printJson } from "../shared/command.js";
+import { Exit } from "../shared/errors.js";
+import { fields, formatSize, indent, oneLine, SHORT_LIMITS, table, truncate } from "../shared/format.js";
+import { signature } from "../shared/schema.js";
+import type { Session } from "../shared/session.js";
+import { note } from "../shared/status.js";
+import { out } from "../shared/terminal.js";
 
 const EVERYTHING = "-- npx -y @modelcontextprotocol/server-everything";
 

@@ -1,12 +1,12 @@
 /** `prompt <name> [json] [--arg k=v …]`: get a prompt's messages. */
 import type { Command } from "commander";
 import type { Prompt } from "../../protocol/types/prompts.js";
-import { addMetaOption, type CliContext, clientCommand, print, printResult } from "../command.js";
-import { renderBlock } from "../content.js";
-import { Exit, UsageError } from "../errors.js";
-import { collect, parseJsonObject, splitPair } from "../options.js";
-import type { Session } from "../session.js";
-import { didYouMean } from "../suggest.js";
+import { addMetaOption, type CliContext, clientCommand, print, printResult } from "../shared/command.js";
+import { renderBlock } from "../shared/content.js";
+import { Exit, UsageError } from "../shared/errors.js";
+import { collect, parseJsonObject, splitPair } from "../shared/options.js";
+import type { Session } from "../shared/session.js";
+import { didYouMean } from "../shared/suggest.js";
 
 interface PromptOptions {
   arg?: string[];

@@ -9,11 +9,11 @@ import { AuditLog } from "../../proxy/audit.js";
 import { checkProxyConfig, type ProxyConfig, readProxyConfig } from "../../proxy/config.js";
 import { parseToolRule } from "../../proxy/filter.js";
 import { createProxyServer, type ProxyOptions, type ProxyServer } from "../../proxy/proxy.js";
-import { type CliContext, examplesHelp, unwrap } from "../command.js";
-import { ConnectionError, describeError, UsageError } from "../errors.js";
-import { listenError, warnIfReachable } from "../listen-notes.js";
-import { collect, envOf, headersOf, parseDuration } from "../options.js";
-import { note } from "../status.js";
+import { type CliContext, examplesHelp, unwrap } from "../shared/command.js";
+import { ConnectionError, describeError, UsageError } from "../shared/errors.js";
+import { listenError, warnIfReachable } from "../shared/listen-notes.js";
+import { collect, envOf, headersOf, parseDuration } from "../shared/options.js";
+import { note } from "../shared/status.js";
 
 interface ProxyCliOptions {
   http?: boolean;

@@ -2,11 +2,11 @@
 import type { Command } from "commander";
 import type { McpClient } from "../../client/client.js";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import { addMetaOption, type CliContext, clientCommand, print, printResult } from "../command.js";
-import { renderContents } from "../content.js";
-import { describeError, Exit, UsageError } from "../errors.js";
-import type { Session } from "../session.js";
-import { closest } from "../suggest.js";
+import { addMetaOption, type CliContext, clientCommand, print, printResult } from "../shared/command.js";
+import { renderContents } from "../shared/content.js";
+import { describeError, Exit, UsageError } from "../shared/errors.js";
+import type { Session } from "../shared/session.js";
+import { closest } from "../shared/suggest.js";
 
 interface ReadOptions {
   raw?: boolean;

@@ -2,10 +2,10 @@
 import type { Command } from "commander";
 import type { McpServer } from "../../server/server.js";
 import { BUNDLED_SERVERS } from "../../servers/index.js";
-import { type CliContext, examplesHelp, unwrap } from "../command.js";
-import { describeError, UsageError } from "../errors.js";
-import { listenError, warnIfReachable } from "../listen-notes.js";
-import { note } from "../status.js";
+import { type CliContext, examplesHelp, unwrap } from "../shared/command.js";
+import { describeError, UsageError } from "../shared/errors.js";
+import { listenError, warnIfReachable } from "../shared/listen-notes.js";
+import { note } from "../shared/status.js";
 
 /**
  * A bundled server as `serve` runs it. `create` gets the arguments after the server's name that are

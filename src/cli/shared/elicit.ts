@@ -3,15 +3,15 @@
  * with enum choices and defaults); otherwise the request is declined with a note on stderr.
  */
 import { createInterface, type Interface } from "node:readline";
-import type { ElicitationHandler } from "../client/features.js";
+import type { ElicitationHandler } from "../../client/features.js";
 import {
   contentProblems,
   type ElicitationSchema,
   type EnumOption,
   enumOptions,
   type PrimitiveSchemaDefinition,
-} from "../protocol/features/elicitation.js";
-import type { ElicitResult } from "../protocol/types/client-features.js";
+} from "../../protocol/features/elicitation.js";
+import type { ElicitResult } from "../../protocol/types/client-features.js";
 import { clearStatus, note } from "./status.js";
 
 type Answer = string | number | boolean | string[];

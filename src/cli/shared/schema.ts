@@ -1,5 +1,5 @@
 /** Reading a tool's input schema: a short signature for humans, and typing `--arg k=v` values. */
-import type { JsonSchema } from "../protocol/types/tools.js";
+import type { JsonSchema } from "../../protocol/types/tools.js";
 
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);

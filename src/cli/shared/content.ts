@@ -1,6 +1,6 @@
 /** Human rendering of content blocks and resource contents. */
-import type { Annotations } from "../protocol/types/base.js";
-import type { ContentBlock, ResourceContents } from "../protocol/types/content.js";
+import type { Annotations } from "../../protocol/types/base.js";
+import type { ContentBlock, ResourceContents } from "../../protocol/types/content.js";
 import { base64Size, CONTENT_LIMITS, formatSize, truncate } from "./format.js";
 
 const BINARY_NOTE = "data not shown; --json includes it";

@@ -1,5 +1,5 @@
 /** What `serve` and `proxy` say about the address they listen on, and about failing to listen. */
-import { isLoopback } from "../transports/http/shared/origin.js";
+import { isLoopback } from "../../transports/http/shared/origin.js";
 import { ConnectionError } from "./errors.js";
 import { note } from "./status.js";
 import { err } from "./terminal.js";

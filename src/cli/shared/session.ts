@@ -1,11 +1,11 @@
 /** Naming the server on the command line, connecting to it, and the life of one connection. */
 import { basename } from "node:path";
-import { McpClient } from "../client/client.js";
-import { expandServerConfig, type ServerConfig } from "../client/multi/config.js";
-import type { HttpClientOptions, StdioClientOptions } from "../client/options.js";
-import { McpError } from "../jsonrpc/errors.js";
-import type { LoggingMessageNotificationParams } from "../protocol/types/client-features.js";
-import { type ProxyServerConfig, readProxyConfig } from "../proxy/config.js";
+import { McpClient } from "../../client/client.js";
+import { expandServerConfig, type ServerConfig } from "../../client/multi/config.js";
+import type { HttpClientOptions, StdioClientOptions } from "../../client/options.js";
+import { McpError } from "../../jsonrpc/errors.js";
+import type { LoggingMessageNotificationParams } from "../../protocol/types/client-features.js";
+import { type ProxyServerConfig, readProxyConfig } from "../../proxy/config.js";
 import { elicitationHandler } from "./elicit.js";
 import { ConnectionError, describeError, Exit, UsageError } from "./errors.js";
 import { type ClientCliOptions, envOf, headersOf } from "./options.js";

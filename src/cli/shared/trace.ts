@@ -3,8 +3,8 @@
  * time, on stderr or (`--trace=FILE`) in a file. Credentials never appear in it.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
-import type { JSONRPCMessage } from "../jsonrpc/messages.js";
-import type { MessageTrace } from "../protocol/engine/peer.js";
+import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
+import type { MessageTrace } from "../../protocol/engine/peer.js";
 import { describeError, UsageError } from "./errors.js";
 import { note } from "./status.js";
 import { err } from "./terminal.js";

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 
 /** The exit codes of `mcpkit`; scripts may rely on them. */
 export const Exit = {

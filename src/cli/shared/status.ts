@@ -2,7 +2,7 @@
  * stderr: notes (logs, warnings) line by line and, on a terminal, one status line (progress) kept
  * under them and rewritten in place. stdout is never touched here.
  */
-import type { Progress } from "../protocol/types/base.js";
+import type { Progress } from "../../protocol/types/base.js";
 import { clip } from "./format.js";
 
 let status = "";
