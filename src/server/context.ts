@@ -69,7 +69,7 @@ export class RequestContext {
    * The request's `_meta`. A stateless request's `_meta` that repeats the previous one's is shared
    * and frozen: copy it to change it.
    */
-  get meta(): Meta | undefined {
+  get meta(): Readonly<Meta> | undefined {
     return this.request.meta;
   }
 

@@ -9,7 +9,7 @@ import type {
   Resource,
   ResourceTemplate,
 } from "../protocol/types/resources.js";
-import { UriTemplate } from "../util/uri-template.js";
+import { UriTemplate, type UriTemplateMatch } from "../util/uri-template.js";
 import { type Completer, complete } from "./completion.js";
 import type { RequestContext } from "./context.js";
 import { Paginator, pageOf, sortByKey } from "./paginate.js";
@@ -27,9 +27,9 @@ export type ResourceReturn = string | Uint8Array | ResourceContents | ResourceCo
 export type ReadResource = (uri: string, ctx: RequestContext) => ResourceReturn | Promise<ResourceReturn>;
 
 /** Reads a resource of a template, given the variables matched from its URI (decoded). */
-export type ReadTemplateResource = (
+export type ReadTemplateResource<Variables = UriTemplateMatch> = (
   uri: string,
-  variables: Record<string, string | string[]>,
+  variables: Variables,
   ctx: RequestContext,
 ) => ResourceReturn | Promise<ResourceReturn>;
 
@@ -38,11 +38,11 @@ export interface ResourceCache {
   cache?: { ttlMs?: number; cacheScope?: "public" | "private" };
 }
 
-export interface ResourceTemplateOptions extends ResourceCache {
+export interface ResourceTemplateOptions<Name extends string = string> extends ResourceCache {
   /** The concrete resources of this template, added to `resources/list`. */
   list?: (ctx: RequestContext) => Resource[] | Promise<Resource[]>;
   /** Completers for the template's variables, by variable name. */
-  complete?: Record<string, Completer>;
+  complete?: Partial<Record<Name, Completer>>;
 }
 
 interface FixedResource {

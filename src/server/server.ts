@@ -12,6 +12,7 @@ import type { StreamableHttpHandler, StreamableHttpOptions } from "../transports
 import type { HttpServerHandle } from "../transports/http/server/listen.js";
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
 import { extend } from "../util/extend.js";
+import type { UriTemplateVariables } from "../util/uri-template.js";
 import { completeRequest } from "./completion.js";
 import { RequestContext } from "./context.js";
 import { type DispatchRow, notOffered, row } from "./dispatch.js";
@@ -36,7 +37,7 @@ import {
 } from "./resources.js";
 import { type ServerSession, ServerSession as Session, type SessionHost } from "./session.js";
 import { Subscriptions } from "./subscriptions.js";
-import { type ToolArgs, type ToolConfig, type ToolHandler, ToolRegistry } from "./tools.js";
+import { type ToolArgs, type ToolConfig, type ToolHandler, ToolRegistry, type ToolResultOf } from "./tools.js";
 
 /** Who the server is, and what it tells clients about using it. */
 export interface ServerInfo extends Implementation {
@@ -126,9 +127,9 @@ export class McpServer implements SessionHost {
   tool<I extends SchemaLike | undefined = undefined, O extends SchemaLike | undefined = undefined>(
     name: string,
     config: ToolConfig<I, O>,
-    handler: ToolHandler<ToolArgs<I>>,
+    handler: ToolHandler<ToolArgs<I>, ToolResultOf<O>>,
   ): this {
-    this.tools.add(name, config, handler);
+    this.tools.add(name, config, handler as ToolHandler<ToolArgs<I>>);
     return this;
   }
 
@@ -142,13 +143,13 @@ export class McpServer implements SessionHost {
    * Registers a family of resources named by an RFC 6570 URI template. `read` gets the variables
    * matched from the requested URI; `list` names concrete resources; `complete` completes variables.
    */
-  resourceTemplate(
-    uriTemplate: string,
+  resourceTemplate<T extends string>(
+    uriTemplate: T,
     meta: ResourceTemplateMeta,
-    read: ReadTemplateResource,
-    options: ResourceTemplateOptions = {},
+    read: ReadTemplateResource<UriTemplateVariables<T>>,
+    options: ResourceTemplateOptions<keyof UriTemplateVariables<T> & string> = {},
   ): this {
-    this.resources.addTemplate(uriTemplate, meta, read, options);
+    this.resources.addTemplate(uriTemplate, meta, read as ReadTemplateResource, options);
     return this;
   }
 

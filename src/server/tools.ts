@@ -37,8 +37,14 @@ export interface ToolConfig<
   _meta?: Meta;
 }
 
+/**
+ * What a tool's handler returns: with a Standard Schema `output` (zod…), the structured value it
+ * describes (or a whole `CallToolResult`); otherwise a string, content blocks, a result or a value.
+ */
+export type ToolResultOf<O> = O extends StandardSchemaV1 ? InferOutput<O> | CallToolResult : ToolReturn;
+
 /** A tool's implementation: gets the validated arguments and the request context. */
-export type ToolHandler<Args> = (args: Args, ctx: RequestContext) => ToolReturn | Promise<ToolReturn>;
+export type ToolHandler<Args, Returns = ToolReturn> = (args: Args, ctx: RequestContext) => Returns | Promise<Returns>;
 
 const EMPTY_OBJECT_SCHEMA: CompiledSchema = {
   jsonSchema: { type: "object", properties: {} },

@@ -295,3 +295,37 @@ function assign(out: UriTemplateMatch, name: string, raw: string[]): boolean {
   Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   return true;
 }
+
+type ExpressionsOf<T extends string> = T extends `${string}{${infer E}}${infer Rest}` ? E | ExpressionsOf<Rest> : never;
+type OperatorOf<E extends string> = E extends `${infer O extends Exclude<Operator, "">}${string}` ? O : "";
+type VarListOf<E extends string> = E extends `${Exclude<Operator, "">}${infer R}` ? R : E;
+type SplitVars<S extends string> = S extends `${infer A},${infer B}` ? A | SplitVars<B> : S;
+type NameOf<V extends string> = V extends `${infer N}*` ? N : V extends `${infer N}:${string}` ? N : V;
+/** What a variable matches as: exploded, a list; in `{+x}`/`{#x}`, a string; else either. */
+type ValueOf<E extends string, V extends string> = V extends `${string}*`
+  ? string[]
+  : OperatorOf<E> extends "+" | "#"
+    ? SplitVars<VarListOf<E>> extends V
+      ? string
+      : string | string[]
+    : string | string[];
+type Entries<T extends string> = {
+  [E in ExpressionsOf<T>]: { [V in SplitVars<VarListOf<E>>]: [NameOf<V>, ValueOf<E, V>, OperatorOf<E>] }[SplitVars<
+    VarListOf<E>
+  >];
+}[ExpressionsOf<T>];
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+
+/**
+ * The variables a URI template matches, typed from the template string: `notes://{id}` gives
+ * `{ id: string | string[] }` (a comma-separated list matches as a list), `{+path}` a string,
+ * `{tags*}` a list, and query variables (`{?q}`, `{&q}`) may be absent. A template that is not a
+ * literal type gives `Record<string, string | string[]>`.
+ */
+export type UriTemplateVariables<T extends string> = string extends T
+  ? UriTemplateMatch
+  : Flatten<
+      { [X in Entries<T> as X[2] extends "?" | "&" ? never : X[0]]: X[1] } & {
+        [X in Entries<T> as X[2] extends "?" | "&" ? X[0] : never]?: X[1];
+      }
+    >;

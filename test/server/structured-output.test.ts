@@ -53,7 +53,7 @@ describe("structured output that is not an object", () => {
     expect(() => registry.tool("bad", { input: { type: "array" } }, () => "")).toThrow(
       'The input schema of tool "bad" must describe an object (type "object")',
     );
-    expect(() => registry.tool("worse", { output: [] as never }, () => "")).toThrow(
+    expect(() => registry.tool("worse", { output: [] as never }, () => "" as never)).toThrow(
       'The output schema of tool "worse" must be a JSON Schema object',
     );
   });

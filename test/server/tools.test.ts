@@ -116,6 +116,7 @@ describe("McpServer tools", () => {
         },
         ({ xs }) => ({ sum: xs.reduce((a, b) => a + b, 0), n: xs.length }),
       )
+      // @ts-expect-error the declared output is checked at compile time too; this tests the run-time check
       .tool("broken", { output: z.object({ sum: z.number() }) }, () => ({ sum: "no" }));
     const client = await start(server);
     const [stats] = (await client.listTools()).filter((t) => t.name === "stats");

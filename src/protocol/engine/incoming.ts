@@ -28,8 +28,8 @@ export class IncomingRequest {
   }
 
   /** The request's `_meta`, if it had one (shared and frozen when it repeats the previous one's). */
-  get meta(): Meta | undefined {
-    return this.message.params?._meta as Meta | undefined;
+  get meta(): Readonly<Meta> | undefined {
+    return this.message.params?._meta as Readonly<Meta> | undefined;
   }
 
   /** The token to report progress against, if the requester asked for progress. */
