@@ -36,23 +36,22 @@ export interface AskOptions extends RequestOptions {
 export class RequestContext {
   /** Set by the server for stateless requests that may ask for input: opens this request's round. */
   round: (() => InputRound) | undefined;
-  /** How this request talks back, chosen once by its era. */
-  private readonly channel: ReplyChannel;
-  /** Who the client is: the stateless request's `_meta`, or what the session's handshake said. */
-  private readonly sender: {
-    clientCapabilities: ClientCapabilities;
-    clientInfo?: Implementation | undefined;
-  };
 
   constructor(
     /** The request being handled. */
     readonly request: IncomingRequest,
     /** The connection it arrived on. */
     readonly session: ServerSession,
-  ) {
-    const meta = request.requestMeta;
-    this.sender = meta ?? session;
-    this.channel = meta ? statelessChannel : sessionChannel;
+  ) {}
+
+  /** How this request talks back: by its era, known from what the session admitted it with. */
+  private get channel(): ReplyChannel {
+    return this.request.requestMeta ? statelessChannel : sessionChannel;
+  }
+
+  /** Who the client is: the stateless request's `_meta`, or what the session's handshake said. */
+  private get sender(): { clientCapabilities: ClientCapabilities; clientInfo?: Implementation | undefined } {
+    return this.request.requestMeta ?? this.session;
   }
 
   /** The request's id. */

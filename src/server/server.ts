@@ -37,7 +37,13 @@ import {
 } from "./resources.js";
 import { type ServerSession, ServerSession as Session, type SessionHost } from "./session.js";
 import { Subscriptions } from "./subscriptions.js";
-import { type ToolArgs, type ToolConfig, type ToolHandler, ToolRegistry, type ToolResultOf } from "./tools.js";
+import {
+  type ToolArgs,
+  type ToolConfig,
+  type ToolHandler,
+  ToolRegistry,
+  type ToolResultOf,
+} from "./tools.js";
 
 /** Who the server is, and what it tells clients about using it. */
 export interface ServerInfo extends Implementation {

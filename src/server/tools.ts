@@ -44,7 +44,10 @@ export interface ToolConfig<
 export type ToolResultOf<O> = O extends StandardSchemaV1 ? InferOutput<O> | CallToolResult : ToolReturn;
 
 /** A tool's implementation: gets the validated arguments and the request context. */
-export type ToolHandler<Args, Returns = ToolReturn> = (args: Args, ctx: RequestContext) => Returns | Promise<Returns>;
+export type ToolHandler<Args, Returns = ToolReturn> = (
+  args: Args,
+  ctx: RequestContext,
+) => Returns | Promise<Returns>;
 
 const EMPTY_OBJECT_SCHEMA: CompiledSchema = {
   jsonSchema: { type: "object", properties: {} },

@@ -296,7 +296,9 @@ function assign(out: UriTemplateMatch, name: string, raw: string[]): boolean {
   return true;
 }
 
-type ExpressionsOf<T extends string> = T extends `${string}{${infer E}}${infer Rest}` ? E | ExpressionsOf<Rest> : never;
+type ExpressionsOf<T extends string> = T extends `${string}{${infer E}}${infer Rest}`
+  ? E | ExpressionsOf<Rest>
+  : never;
 type OperatorOf<E extends string> = E extends `${infer O extends Exclude<Operator, "">}${string}` ? O : "";
 type VarListOf<E extends string> = E extends `${Exclude<Operator, "">}${infer R}` ? R : E;
 type SplitVars<S extends string> = S extends `${infer A},${infer B}` ? A | SplitVars<B> : S;
@@ -310,9 +312,9 @@ type ValueOf<E extends string, V extends string> = V extends `${string}*`
       : string | string[]
     : string | string[];
 type Entries<T extends string> = {
-  [E in ExpressionsOf<T>]: { [V in SplitVars<VarListOf<E>>]: [NameOf<V>, ValueOf<E, V>, OperatorOf<E>] }[SplitVars<
-    VarListOf<E>
-  >];
+  [E in ExpressionsOf<T>]: {
+    [V in SplitVars<VarListOf<E>>]: [NameOf<V>, ValueOf<E, V>, OperatorOf<E>];
+  }[SplitVars<VarListOf<E>>];
 }[ExpressionsOf<T>];
 type Flatten<T> = { [K in keyof T]: T[K] } & {};
 
