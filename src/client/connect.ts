@@ -105,9 +105,9 @@ async function probe(
 }
 
 /**
- * The handshake in what is left of the budget. A server that answers `initialize` with -32022
- * naming a stateless revision had answered the probe too, late (it started slowly): it is
- * probed again on that revision.
+ * The handshake in what is left of the budget. A server that refuses `initialize` with -32022
+ * naming a stateless revision, or answers it with one, had answered the probe too, late (it
+ * started slowly): it is probed again on that revision.
  */
 async function handshakeOrLateProbe(parts: ClientParts, budget: Budget): Promise<Connected> {
   const { peer, transport, handshake } = parts;
@@ -117,13 +117,26 @@ async function handshakeOrLateProbe(parts: ClientParts, budget: Budget): Promise
   } catch (error) {
     if (!(error instanceof McpError)) throw error;
     if (error.code === ErrorCode.RequestTimeout) throw handshakeTimedOut(budget);
-    const supported = (error.data as { supported?: unknown } | undefined)?.supported;
-    const late = Array.isArray(supported) ? MODERN_VERSIONS.find((v) => supported.includes(v)) : undefined;
-    if (error.code !== ErrorCode.UnsupportedProtocolVersion || late === undefined) throw error;
+    const late = lateModernVersion(error);
+    if (late === undefined) throw error;
     const found = await probe(parts, late, budget.left());
     if (typeof found === "object") return found;
     throw error;
   }
+}
+
+/** The stateless revision a failed `initialize` shows the server to speak, if it shows one. */
+function lateModernVersion(error: McpError): string | undefined {
+  const data = error.data as { supported?: unknown; answered?: unknown } | undefined;
+  if (error.code === ErrorCode.UnsupportedProtocolVersion && Array.isArray(data?.supported)) {
+    const supported = data.supported;
+    return MODERN_VERSIONS.find((v) => supported.includes(v));
+  }
+  // The client's own refusal of the version an initialize result named.
+  if (error.code === ErrorCode.InvalidRequest && typeof data?.answered === "string") {
+    return MODERN_VERSIONS.find((v) => v === data.answered);
+  }
+  return undefined;
 }
 
 /** The time a connection may take, shared by the probe and the handshake. */

@@ -117,6 +117,34 @@ describe("connecting within one budget", () => {
     await client.close();
   });
 
+  it("probes again when initialize is answered with a stateless revision", async () => {
+    let discovers = 0;
+    const { clientSide, seen } = await rawServer({
+      "server/discover": () =>
+        ++discovers === 1
+          ? never()
+          : {
+              supportedVersions: ["2026-07-28"],
+              capabilities: {},
+              resultType: "complete",
+              _meta: { "io.modelcontextprotocol/serverInfo": { name: "late", version: "2" } },
+            },
+      initialize: () => ({
+        protocolVersion: "2026-07-28",
+        capabilities: {},
+        serverInfo: { name: "late", version: "2" },
+      }),
+    });
+    const client = await McpClient.connect({
+      transport: clientSide,
+      handshakeTimeout: 2000,
+      probeTimeout: 200,
+    });
+    expect(client.protocolVersion).toBe("2026-07-28");
+    expect(seen).toEqual(["server/discover", "initialize", "server/discover"]);
+    await client.close();
+  });
+
   it("refuses an unknown protocol version before it starts anything", async () => {
     const server = new McpServer({ name: "s", version: "1" });
     const [clientSide, serverSide] = createMemoryTransportPair();
