@@ -27,3 +27,22 @@ describe("intern", () => {
     expect(one.$schema).toBeUndefined();
   });
 });
+
+describe("exportJsonSchema", () => {
+  /** A Standard Schema without JSON Schema export, as zod 3 and 4.0–4.1 make them. */
+  const standardOnly = (vendor: string) => ({
+    "~standard": { version: 1 as const, vendor, validate: (value: unknown) => ({ value }) },
+  });
+
+  it("names the zod version needed when a zod schema cannot export JSON Schema", () => {
+    expect(() => exportJsonSchema(standardOnly("zod"), "input")).toThrow(
+      "The zod schema cannot export JSON Schema, which MCP needs to describe it: mcpkit needs zod >= 4.2",
+    );
+  });
+
+  it("says what would do for other libraries", () => {
+    expect(() => exportJsonSchema(standardOnly("valibot"), "input")).toThrow(
+      /^The valibot schema cannot export JSON Schema.*implements Standard JSON Schema.*or plain JSON Schema$/,
+    );
+  });
+});
