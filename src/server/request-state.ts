@@ -1,6 +1,9 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { nodeCrypto } from "../util/crypto.js";
 
+/** How long a multi round-trip `requestState` stays valid by default: 10 minutes. */
+export const DEFAULT_REQUEST_STATE_TTL = 10 * 60_000;
+
 /**
  * Signs and checks the `requestState` of multi round-trip requests: the answers gathered so far,
  * bound to the method and target they were given for, with an HMAC so a client can neither forge
@@ -10,7 +13,11 @@ import { nodeCrypto } from "../util/crypto.js";
 export class RequestStateSigner {
   private secret: Buffer | undefined;
 
-  constructor(secret?: string | Uint8Array) {
+  constructor(
+    secret?: string | Uint8Array,
+    /** How long a state stays valid after it was issued, in ms. */
+    private readonly ttl = DEFAULT_REQUEST_STATE_TTL,
+  ) {
     if (secret !== undefined) this.secret = Buffer.from(secret);
   }
 
@@ -21,7 +28,9 @@ export class RequestStateSigner {
   }
 
   sign(target: string, answers: Record<string, unknown>): string {
-    const body = Buffer.from(JSON.stringify({ t: target, a: answers })).toString("base64url");
+    const body = Buffer.from(JSON.stringify({ t: target, a: answers, e: Date.now() + this.ttl })).toString(
+      "base64url",
+    );
     return `${body}.${this.mac(body)}`;
   }
 
@@ -38,8 +47,12 @@ export class RequestStateSigner {
     const parsed = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as {
       t: string;
       a: Record<string, unknown>;
+      e: number;
     };
     if (parsed.t !== target) throw invalid(`requestState was issued for ${parsed.t}, not ${target}`);
+    // Replays within the lifetime still verify: a handler with side effects must not rely on
+    // a state being used once.
+    if (!(parsed.e >= Date.now())) throw invalid("requestState has expired: start the request again");
     return parsed.a;
   }
 

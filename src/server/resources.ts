@@ -58,6 +58,9 @@ interface TemplateEntry {
   options: ResourceTemplateOptions;
 }
 
+/** The longest URI matched against resource templates by default. */
+export const DEFAULT_MAX_URI_LENGTH = 8192;
+
 /** The resources and resource templates of one server. */
 export class ResourceRegistry {
   private readonly fixed = new Map<string, FixedResource>();
@@ -67,6 +70,8 @@ export class ResourceRegistry {
   constructor(
     private readonly pageSize: number,
     private readonly onChange: () => void,
+    /** URIs longer than this are not matched against templates: matching costs time by length. */
+    private readonly maxUriLength = DEFAULT_MAX_URI_LENGTH,
   ) {
     this.templatePages = new Paginator(
       pageSize,
@@ -144,15 +149,13 @@ export class ResourceRegistry {
   cacheHint(uri: string): ResourceCache["cache"] {
     const fixed = this.fixed.get(uri);
     if (fixed) return fixed.cache;
-    for (const entry of this.templates.values()) if (entry.template.match(uri)) return entry.options.cache;
-    return undefined;
+    return this.matching(uri)?.[0].options.cache;
   }
 
   /** Whether a URI names a resource: a fixed one or one a template matches. */
   has(uri: string): boolean {
     if (this.fixed.has(uri)) return true;
-    for (const entry of this.templates.values()) if (entry.template.match(uri)) return true;
-    return false;
+    return this.matching(uri) !== undefined;
   }
 
   async read(params: Record<string, unknown>, ctx: RequestContext): Promise<ReadResourceResult> {
@@ -161,12 +164,27 @@ export class ResourceRegistry {
       throw new McpError(ErrorCode.InvalidParams, 'resources/read needs a string "uri"');
     const fixed = this.fixed.get(uri);
     if (fixed) return toReadResult(uri, fixed.description.mimeType, await fixed.read(uri, ctx));
-    for (const entry of this.templates.values()) {
-      const variables = entry.template.match(uri);
-      if (variables)
-        return toReadResult(uri, entry.description.mimeType, await entry.read(uri, variables, ctx));
+    const found = this.matching(uri);
+    if (found) {
+      const [entry, variables] = found;
+      return toReadResult(uri, entry.description.mimeType, await entry.read(uri, variables, ctx));
     }
     throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+  }
+
+  /** The template that matches a URI, and its variables; a URI over the length cap is -32602. */
+  private matching(uri: string): [TemplateEntry, UriTemplateMatch] | undefined {
+    if (uri.length > this.maxUriLength) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params: the URI is ${uri.length} characters long; this server accepts at most ${this.maxUriLength}`,
+      );
+    }
+    for (const entry of this.templates.values()) {
+      const variables = entry.template.match(uri);
+      if (variables) return [entry, variables];
+    }
+    return undefined;
   }
 
   /** Completes a template variable; `undefined` if no template has this URI template. */

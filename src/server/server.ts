@@ -54,6 +54,11 @@ export interface ServerInfo extends Implementation {
 export interface ServerOptions {
   /** Items per page of list results. Default 1000. */
   pageSize?: number;
+  /**
+   * The longest resource URI matched against resource templates; a longer one is -32602.
+   * Default 8192 characters.
+   */
+  maxUriLength?: number;
   /** Timeout of requests the server sends (sampling, elicitation, roots), ms. Default 60 s. */
   requestTimeout?: number;
   /** Sees every message of every session. */
@@ -67,6 +72,11 @@ export interface ServerOptions {
    * process; give every replica behind a load balancer the same one.
    */
   requestStateSecret?: string | Uint8Array;
+  /**
+   * How long a `requestState` stays valid, in ms (default 10 minutes); an older one is -32602.
+   * Within that time it can be replayed: handlers with side effects must not count on one use.
+   */
+  requestStateTtl?: number;
   /** Declare these capabilities even before anything of the kind is registered. */
   capabilities?: { tools?: boolean; resources?: boolean; prompts?: boolean; completions?: boolean };
   /** Options of the web handler `server.fetch`. */
@@ -113,7 +123,7 @@ export class McpServer implements SessionHost {
     this.serverInfo = serverInfo;
     this.instructions = instructions;
     this.supportedVersions = options.supportedVersions ?? SUPPORTED_VERSIONS;
-    this.signer = new RequestStateSigner(options.requestStateSecret);
+    this.signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtl);
     this.cache = { ttlMs: 0, cacheScope: "private", ...options.cache };
     const serverMeta = serverMetaOf(serverInfo);
     this.stamp = { serverMeta, cache: this.cache };
@@ -121,7 +131,11 @@ export class McpServer implements SessionHost {
     this.table = this.dispatchTable();
     const pageSize = options.pageSize ?? 1000;
     this.tools = new ToolRegistry(pageSize, () => this.listChanged("tools"));
-    this.resources = new ResourceRegistry(pageSize, () => this.listChanged("resources"));
+    this.resources = new ResourceRegistry(
+      pageSize,
+      () => this.listChanged("resources"),
+      options.maxUriLength,
+    );
     this.prompts = new PromptRegistry(pageSize, () => this.listChanged("prompts"));
   }
 

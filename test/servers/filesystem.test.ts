@@ -318,3 +318,14 @@ describe("filesystem server: tools", () => {
     );
   });
 });
+
+describe("filesystem server paths on POSIX", () => {
+  it("refuses a path with a backslash instead of reading a file of that name inside the root", async () => {
+    writeFileSync(path.join(root, "C:\\Windows\\win.ini"), "inside the root");
+    const { client } = await connectInMemory(createFilesystemServer({ roots: [root] }));
+    const text = await fails(client, "read_file", { path: "C:\\Windows\\win.ini" });
+    expect(text).toContain('Invalid path "C:\\Windows\\win.ini": it contains "\\"');
+    expect(await ok(client, "read_file", { path: "hello.txt" })).toContain("line 1");
+    await client.close();
+  });
+});

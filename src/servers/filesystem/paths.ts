@@ -96,6 +96,14 @@ export class Roots {
       throw new FsError("A path is required (a non-empty string)", "EINVAL");
     }
     if (requested.includes("\0")) throw denied(requested, "contains a NUL character");
+    // On POSIX a backslash is an ordinary character: `C:\Windows\win.ini` would name a file of
+    // that name inside the root, not what its sender meant.
+    if (path.sep === "/" && requested.includes("\\")) {
+      throw new FsError(
+        `Invalid path "${requested}": it contains "\\", which this server's file system does not use as a separator; use "/"`,
+        "EINVAL",
+      );
+    }
     const absolute = path.isAbsolute(requested)
       ? path.resolve(requested)
       : path.resolve(this.dirs[0]!, requested);

@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { type JSONRPCMessage, messageProblem } from "../../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../../protocol/transport.js";
 import {
+  BodyTimeoutError,
   BodyTooLargeError,
   type ConnectSession,
   type HttpExchange,
@@ -18,6 +19,8 @@ export interface LegacySseOptions extends OriginPolicy {
   /** Where clients POST their messages; the `endpoint` event points here. Default `/messages`. */
   messagesPath?: string;
   maxBodySize?: number;
+  /** How long a POSTed body may take to arrive, in ms; default 30 s, 0 disables. */
+  bodyTimeout?: number;
   keepAliveInterval?: number;
 }
 
@@ -117,8 +120,13 @@ export class LegacySseHandler implements MountedRoutes {
     }
     let value: unknown;
     try {
-      value = JSON.parse(await exchange.readBody(this.options.maxBodySize ?? 4 * 1024 * 1024));
+      const body = await exchange.readBody(
+        this.options.maxBodySize ?? 4 * 1024 * 1024,
+        this.options.bodyTimeout ?? 30_000,
+      );
+      value = JSON.parse(body);
     } catch (error) {
+      if (error instanceof BodyTimeoutError) return reply(exchange, 408, `Request Timeout: ${error.message}`);
       if (error instanceof BodyTooLargeError)
         return reply(exchange, 413, `Payload Too Large: ${error.message}`);
       return reply(exchange, 400, `Parse error: ${(error as Error).message}`, ErrorCode.ParseError);

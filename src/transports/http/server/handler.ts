@@ -7,11 +7,24 @@ import { readRequestMeta, unsupportedVersion } from "../../../protocol/eras/requ
 import { revisionOf } from "../../../protocol/revisions/index.js";
 import type { CheckedMessage } from "../../../protocol/transport.js";
 import type { RequestMeta } from "../../../protocol/types/lifecycle.js";
-import { BodyTooLargeError, type ConnectSession, type HttpExchange } from "../shared/exchange.js";
+import {
+  BodyTimeoutError,
+  BodyTooLargeError,
+  type ConnectSession,
+  type HttpExchange,
+} from "../shared/exchange.js";
 import { type OriginPolicy, originProblem } from "../shared/origin.js";
 import { type EventStore, MemoryEventStore } from "./event-store.js";
 import { modernErrorStatus, modernHeaderProblem, type ParamHeaders } from "./modern-headers.js";
-import { GET_RULES, POST_RULES, refused, reply, replyError, unsupportedHeader } from "./replies.js";
+import {
+  DELETE_RULES,
+  GET_RULES,
+  POST_RULES,
+  refused,
+  reply,
+  replyError,
+  unsupportedHeader,
+} from "./replies.js";
 import { SessionStore } from "./session-store.js";
 import { HttpSessionTransport, type ResponseMode } from "./session-transport.js";
 import { StatelessTransport } from "./stateless-transport.js";
@@ -32,6 +45,11 @@ export interface StreamableHttpOptions extends OriginPolicy {
   sessionIdleTimeout?: number;
   /** Largest request body, in bytes. Default 4 MiB. */
   maxBodySize?: number;
+  /**
+   * How long a request body may take to arrive, in ms; a slower one is answered 408 and its
+   * connection closed. Default 30 s; 0 disables. Responses (event streams) are not limited.
+   */
+  bodyTimeout?: number;
   /** Who makes the request (from its credentials); a session stays bound to whoever opened it. */
   principalOf?: (exchange: HttpExchange) => string | undefined;
   /** For each tool, the `Mcp-Param-*` headers its arguments are mirrored in (2026-07-28). */
@@ -82,7 +100,7 @@ export class StreamableHttpHandler {
         return this.delete(exchange);
       default:
         return reply(exchange, 405, ErrorCode.ServerError, `Method not allowed: ${exchange.method}`, {
-          allow: this.options.stateless ? "POST" : "GET, POST, DELETE",
+          allow: this.keepsSessions ? "GET, POST, DELETE" : "POST",
         });
     }
   }
@@ -119,6 +137,11 @@ export class StreamableHttpHandler {
       return;
     }
     if (isInitialize) {
+      if (exchange.header("mcp-session-id") !== undefined) {
+        const why =
+          "Bad Request: initialize starts a session; it cannot be sent on one (drop Mcp-Session-Id)";
+        return reply(exchange, 400, ErrorCode.InvalidRequest, why, undefined, ids[0]);
+      }
       const sessionId = randomBytes(16).toString("base64url");
       const transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId, false));
       this.sessions.add(sessionId, transport, exchange);
@@ -133,8 +156,17 @@ export class StreamableHttpHandler {
   private async readMessage(exchange: HttpExchange): Promise<JSONRPCMessage | undefined> {
     let body: string;
     try {
-      body = await exchange.readBody(this.options.maxBodySize ?? 4 * 1024 * 1024);
+      body = await exchange.readBody(
+        this.options.maxBodySize ?? 4 * 1024 * 1024,
+        this.options.bodyTimeout ?? 30_000,
+      );
     } catch (error) {
+      if (error instanceof BodyTimeoutError) {
+        reply(exchange, 408, ErrorCode.InvalidRequest, `Request Timeout: ${error.message}`, {
+          connection: "close",
+        });
+        return undefined;
+      }
       if (!(error instanceof BodyTooLargeError)) throw error;
       reply(exchange, 413, ErrorCode.InvalidRequest, `Payload Too Large: ${error.message}`);
       return undefined;
@@ -208,8 +240,13 @@ export class StreamableHttpHandler {
     return modernHeaderProblem(exchange, message, this.options.paramHeaders) ?? meta;
   }
 
+  /** Whether the endpoint can have sessions: not when stateless, nor when it speaks only 2026-07-28. */
+  private get keepsSessions(): boolean {
+    return !this.options.stateless && this.supportedVersions.some((v) => revisionOf(v)?.era === "legacy");
+  }
+
   private async get(exchange: HttpExchange): Promise<void> {
-    if (this.options.stateless) return noSessions(exchange);
+    if (!this.keepsSessions) return noSessions(exchange);
     if (refused(exchange, GET_RULES)) return;
     if (this.headerVersion(exchange) === null) return;
     const transport = this.sessions.of(exchange);
@@ -217,7 +254,8 @@ export class StreamableHttpHandler {
   }
 
   private async delete(exchange: HttpExchange): Promise<void> {
-    if (this.options.stateless) return noSessions(exchange);
+    if (!this.keepsSessions) return noSessions(exchange);
+    if (refused(exchange, DELETE_RULES)) return;
     const transport = this.sessions.of(exchange);
     if (!transport) return;
     this.sessions.delete(transport.sessionId!);

@@ -43,7 +43,8 @@ export function modernHeaderProblem(
   if (!mirrored) return undefined;
   const args = message.params?.arguments ?? {};
   for (const { header, path } of mirrored) {
-    const value = headerString(valueAt(args, path));
+    const argument = valueAt(args, path);
+    const value = headerString(argument);
     const given = exchange.header(header);
     if (value === undefined) {
       if (given !== undefined) return mismatch(`${header} is set but argument '${path.join(".")}' is absent`);
@@ -53,7 +54,7 @@ export function modernHeaderProblem(
       return mismatch(`${header} is required: it mirrors argument '${path.join(".")}'`);
     const decoded = decodeHeaderValue(given.trim());
     if (decoded === undefined) return mismatch(`${header} is not valid base64`);
-    if (decoded !== value) {
+    if (!sameValue(decoded, value, argument)) {
       return mismatch(
         `${header} header value '${decoded}' does not match argument '${path.join(".")}' value '${value}'`,
       );
@@ -76,4 +77,11 @@ export function modernErrorStatus(code: number): number {
     return 400;
   }
   return 200;
+}
+
+/** A mirrored value against its argument: numbers compare as numbers (`42.0` is `42`). */
+function sameValue(decoded: string, value: string, argument: unknown): boolean {
+  if (typeof argument !== "number") return decoded === value;
+  const trimmed = decoded.trim();
+  return trimmed !== "" && Number(trimmed) === argument;
 }

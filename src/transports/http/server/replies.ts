@@ -15,8 +15,23 @@ const accepts = (exchange: HttpExchange, type: string): boolean => {
   return accept.includes(type) || accept.includes("*/*");
 };
 
+/** A header that may be sent once: a repeat could make two readers of the request disagree. */
+const once = (name: string, status: number, display: string): RequestRule => ({
+  status,
+  message: `${status === 415 ? "Unsupported Media Type" : "Bad Request"}: the ${display} header is repeated`,
+  fails: (exchange) => exchange.headerCount(name) > 1,
+});
+
+const SINGLE_HEADERS: readonly RequestRule[] = [
+  once("content-type", 415, "Content-Type"),
+  once("mcp-session-id", 400, "Mcp-Session-Id"),
+  once("mcp-protocol-version", 400, "MCP-Protocol-Version"),
+  once("mcp-method", 400, "Mcp-Method"),
+];
+
 /** What a POST to the endpoint must say of itself. */
 export const POST_RULES: readonly RequestRule[] = [
+  ...SINGLE_HEADERS,
   {
     status: 406,
     message: "Not Acceptable: Accept must list application/json and text/event-stream",
@@ -29,8 +44,12 @@ export const POST_RULES: readonly RequestRule[] = [
   },
 ];
 
+/** What a DELETE of a session must say of itself. */
+export const DELETE_RULES: readonly RequestRule[] = SINGLE_HEADERS;
+
 /** What a GET of the endpoint's stream must say of itself. */
 export const GET_RULES: readonly RequestRule[] = [
+  ...SINGLE_HEADERS,
   {
     status: 406,
     message: "Not Acceptable: Accept must list text/event-stream",

@@ -9,8 +9,16 @@ export interface HttpExchange {
   readonly url: string;
   /** A request header by lower-case name. */
   header(name: string): string | undefined;
-  /** The body as text; rejects with `BodyTooLargeError` past `limit` bytes. */
-  readBody(limit: number): Promise<string>;
+  /**
+   * How many times a single-valued request header was sent (a web `Request` joins repeats with
+   * commas, so there a comma counts as a repeat).
+   */
+  headerCount(name: string): number;
+  /**
+   * The body as text; rejects with `BodyTooLargeError` past `limit` bytes, and with
+   * `BodyTimeoutError` when it has not all arrived within `timeout` ms (0: no limit).
+   */
+  readBody(limit: number, timeout?: number): Promise<string>;
   /** Sends a complete response. */
   respond(status: number, headers: Record<string, string>, body?: string): void;
   /** Starts an event stream response. */
@@ -29,6 +37,14 @@ export interface SseSink {
   readonly closed: boolean;
   /** Called once when the stream ends, either way. */
   onClose(listener: () => void): void;
+}
+
+/** The body took longer to arrive than allowed: a slow sender holds a connection for nothing. */
+export class BodyTimeoutError extends Error {
+  override readonly name = "BodyTimeoutError";
+  constructor(readonly timeout: number) {
+    super(`Request body not received within ${timeout} ms`);
+  }
 }
 
 /** The body was larger than allowed. */

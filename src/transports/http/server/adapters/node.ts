@@ -1,5 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BodyTooLargeError, type HttpExchange, type SseSink } from "../../shared/exchange.js";
+import {
+  BodyTimeoutError,
+  BodyTooLargeError,
+  type HttpExchange,
+  type SseSink,
+} from "../../shared/exchange.js";
 
 /** An exchange over `node:http` objects: no web `Request`/`Response` on this path. */
 export class NodeExchange implements HttpExchange {
@@ -19,7 +24,12 @@ export class NodeExchange implements HttpExchange {
     return Array.isArray(value) ? value.join(", ") : value;
   }
 
-  readBody(limit: number): Promise<string> {
+  headerCount(name: string): number {
+    // node keeps only the first of some repeated headers (content-type among them) in `headers`.
+    return this.req.headersDistinct[name]?.length ?? 0;
+  }
+
+  readBody(limit: number, timeout = 0): Promise<string> {
     const declared = Number(this.req.headers["content-length"]);
     if (declared > limit) {
       this.req.resume();
@@ -28,20 +38,26 @@ export class NodeExchange implements HttpExchange {
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      const stop = (error: Error) => {
+        clearTimeout(timer);
+        this.req.removeAllListeners("data");
+        this.req.resume();
+        reject(error);
+      };
+      const timer = timeout > 0 ? setTimeout(() => stop(new BodyTimeoutError(timeout)), timeout) : undefined;
       this.req.on("data", (chunk: Buffer) => {
         size += chunk.length;
-        if (size > limit) {
-          this.req.removeAllListeners("data");
-          this.req.resume();
-          reject(new BodyTooLargeError(limit));
-          return;
-        }
+        if (size > limit) return stop(new BodyTooLargeError(limit));
         chunks.push(chunk);
       });
-      this.req.once("end", () =>
-        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
-      );
-      this.req.once("error", reject);
+      this.req.once("end", () => {
+        clearTimeout(timer);
+        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+      });
+      this.req.once("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
     });
   }
 

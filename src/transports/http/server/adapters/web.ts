@@ -1,4 +1,9 @@
-import { BodyTooLargeError, type HttpExchange, type SseSink } from "../../shared/exchange.js";
+import {
+  BodyTimeoutError,
+  BodyTooLargeError,
+  type HttpExchange,
+  type SseSink,
+} from "../../shared/exchange.js";
 
 /**
  * An exchange over a web `Request`; `response` resolves with the `Response` once the handler has
@@ -23,21 +28,39 @@ export class WebExchange implements HttpExchange {
     return this.request.headers.get(name) ?? undefined;
   }
 
-  async readBody(limit: number): Promise<string> {
+  headerCount(name: string): number {
+    const value = this.request.headers.get(name);
+    return value === null ? 0 : value.split(",").length;
+  }
+
+  async readBody(limit: number, timeout = 0): Promise<string> {
     if (Number(this.request.headers.get("content-length")) > limit) throw new BodyTooLargeError(limit);
     if (!this.request.body) return "";
     const reader = this.request.body.getReader();
+    let late = false;
+    const timer =
+      timeout > 0
+        ? setTimeout(() => {
+            late = true;
+            void reader.cancel().catch(() => {});
+          }, timeout)
+        : undefined;
     const chunks: Uint8Array[] = [];
     let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        throw new BodyTooLargeError(limit);
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (late) throw new BodyTimeoutError(timeout);
+        if (done) break;
+        size += value.byteLength;
+        if (size > limit) {
+          await reader.cancel();
+          throw new BodyTooLargeError(limit);
+        }
+        chunks.push(value);
       }
-      chunks.push(value);
+    } finally {
+      clearTimeout(timer);
     }
     return Buffer.concat(chunks).toString("utf8");
   }

@@ -1,0 +1,46 @@
+/**
+ * Limits on what a client can make a server do: a resource URI too long to match against
+ * templates cheaply, and a multi round-trip `requestState` kept past its lifetime.
+ */
+import { describe, expect, it } from "vitest";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { McpServer } from "../../src/server/index.js";
+import { RequestStateSigner } from "../../src/server/request-state.js";
+import { connectInMemory } from "../helpers/connect.js";
+
+describe("limits", () => {
+  for (const protocolVersion of ["2025-11-25", "2026-07-28"] as const) {
+    it(`refuses a URI over maxUriLength before matching templates, with -32602 (${protocolVersion})`, async () => {
+      let reads = 0;
+      const server = new McpServer({ name: "long", version: "1" }, { maxUriLength: 100 }).resourceTemplate(
+        "notes://{+path}",
+        { name: "note" },
+        (_uri, { path }) => {
+          reads++;
+          return `note ${path}`;
+        },
+      );
+      const { client } = await connectInMemory(server, { protocolVersion });
+      const error = await client.readResource(`notes://${"a".repeat(1_000_000)}`).catch((e) => e);
+      expect(error.code).toBe(ErrorCode.InvalidParams);
+      expect(error.message).toBe(
+        "Invalid params: the URI is 1000008 characters long; this server accepts at most 100",
+      );
+      expect(reads).toBe(0);
+      const ok = await client.readResource("notes://a/b");
+      expect(ok.contents).toEqual([{ uri: "notes://a/b", text: "note a/b" }]);
+      await client.close();
+    });
+  }
+
+  it("refuses a requestState past its lifetime, and accepts one within it", () => {
+    // A lifetime below zero issues states that have already expired: no clock to wait for.
+    const expired = new RequestStateSigner("secret", -1);
+    const state = expired.sign("tools/call t", { a: 1 });
+    expect(() => expired.verify(state, "tools/call t")).toThrow(
+      "Invalid params: requestState has expired: start the request again",
+    );
+    const fresh = new RequestStateSigner("secret").sign("tools/call t", { a: 2 });
+    expect(new RequestStateSigner("secret").verify(fresh, "tools/call t")).toEqual({ a: 2 });
+  });
+});
