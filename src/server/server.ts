@@ -54,6 +54,8 @@ export interface ServerInfo extends Implementation {
 export interface ServerOptions {
   /** Items per page of list results. Default 1000. */
   pageSize?: number;
+  /** The most `subscriptions/listen` streams open at once (2026-07-28); one more is -32600. Default 1000. */
+  maxListenStreams?: number;
   /**
    * The longest resource URI matched against resource templates; a longer one is -32602.
    * Default 8192 characters.
@@ -112,7 +114,7 @@ export class McpServer implements SessionHost {
   private readonly uncachedStamp: ResultStamp;
   /** One row per method this server answers. */
   private readonly table: readonly DispatchRow[];
-  private readonly subscriptions = new Subscriptions();
+  private readonly subscriptions: Subscriptions;
   private declared: ServerCapabilities | undefined;
 
   constructor(
@@ -123,6 +125,7 @@ export class McpServer implements SessionHost {
     this.serverInfo = serverInfo;
     this.instructions = instructions;
     this.supportedVersions = options.supportedVersions ?? SUPPORTED_VERSIONS;
+    this.subscriptions = new Subscriptions(options.maxListenStreams);
     this.signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtl);
     this.cache = { ttlMs: 0, cacheScope: "private", ...options.cache };
     const serverMeta = serverMetaOf(serverInfo);

@@ -1,3 +1,4 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { IncomingRequest } from "../protocol/engine/incoming.js";
 import { META } from "../protocol/eras/request-meta.js";
@@ -18,6 +19,12 @@ interface Listener {
   filter: ListenFilter;
 }
 
+/** How many listen streams a server holds open at once by default. */
+export const DEFAULT_MAX_LISTEN_STREAMS = 1000;
+
+/** How many resources one listen stream may subscribe to. */
+const MAX_LISTEN_RESOURCES = 1000;
+
 const LIST_KEYS = {
   tools: "toolsListChanged",
   prompts: "promptsListChanged",
@@ -31,12 +38,23 @@ const LIST_KEYS = {
 export class Subscriptions {
   private readonly listeners = new Set<Listener>();
 
+  constructor(
+    /** The most listen streams open at once; one more is refused. */
+    private readonly maxStreams = DEFAULT_MAX_LISTEN_STREAMS,
+  ) {}
+
   /** Acknowledges and holds a listen request until the client ends it. */
   listen(
     params: Record<string, unknown>,
     request: IncomingRequest,
     capabilities: ServerCapabilities,
   ): Promise<object> {
+    if (this.listeners.size >= this.maxStreams) {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `Too many subscriptions/listen streams: ${this.listeners.size} are open, the most this server allows (maxListenStreams); close one first`,
+      );
+    }
     const asked = (params.notifications ?? {}) as ListenFilter;
     // Only what the server can deliver is acknowledged.
     const filter: ListenFilter = {};
@@ -44,6 +62,12 @@ export class Subscriptions {
     if (asked.promptsListChanged && capabilities.prompts?.listChanged) filter.promptsListChanged = true;
     if (asked.resourcesListChanged && capabilities.resources?.listChanged) filter.resourcesListChanged = true;
     if (Array.isArray(asked.resourceSubscriptions) && capabilities.resources?.subscribe) {
+      if (asked.resourceSubscriptions.length > MAX_LISTEN_RESOURCES) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid params: a listen stream subscribes to at most ${MAX_LISTEN_RESOURCES} resources, not ${asked.resourceSubscriptions.length}`,
+        );
+      }
       filter.resourceSubscriptions = asked.resourceSubscriptions.filter((uri) => typeof uri === "string");
     }
     const listener: Listener = { request, id: request.id, filter };

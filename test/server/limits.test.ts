@@ -4,8 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { Peer } from "../../src/protocol/engine/peer.js";
 import { McpServer } from "../../src/server/index.js";
 import { RequestStateSigner } from "../../src/server/request-state.js";
+import { createMemoryTransportPair } from "../../src/transports/memory/pair.js";
 import { connectInMemory } from "../helpers/connect.js";
 
 describe("limits", () => {
@@ -42,5 +44,49 @@ describe("limits", () => {
     );
     const fresh = new RequestStateSigner("secret").sign("tools/call t", { a: 2 });
     expect(new RequestStateSigner("secret").verify(fresh, "tools/call t")).toEqual({ a: 2 });
+  });
+
+  it("refuses a listen stream over maxListenStreams, and serves the others", async () => {
+    const server = new McpServer({ name: "listen", version: "1" }, { maxListenStreams: 1 }).tool(
+      "t",
+      {},
+      () => "ok",
+    );
+    const [clientSide, serverSide] = createMemoryTransportPair();
+    await server.connect(serverSide);
+    const peer = new Peer(clientSide);
+    const acknowledged: unknown[] = [];
+    peer.setNotificationHandler("notifications/subscriptions/acknowledged", (params) =>
+      acknowledged.push(params),
+    );
+    await peer.start();
+    const _meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const first = new AbortController();
+    const open = peer.request(
+      "subscriptions/listen",
+      { notifications: { toolsListChanged: true }, _meta },
+      {
+        signal: first.signal,
+      },
+    );
+    open.catch(() => {});
+    await expect(
+      peer.request("subscriptions/listen", { notifications: { toolsListChanged: true }, _meta }),
+    ).rejects.toMatchObject({
+      code: ErrorCode.InvalidRequest,
+      message:
+        "Too many subscriptions/listen streams: 1 are open, the most this server allows (maxListenStreams); close one first",
+    });
+    expect(acknowledged).toHaveLength(1);
+    const call = (await peer.request("tools/call", { name: "t", arguments: {}, _meta })) as {
+      content: unknown;
+    };
+    expect(call.content).toEqual([{ type: "text", text: "ok" }]);
+    first.abort();
+    await peer.close();
+    await server.close();
   });
 });

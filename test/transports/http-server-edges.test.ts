@@ -185,4 +185,21 @@ describe("the Streamable HTTP endpoint's edges", () => {
     );
     await validCall(port);
   });
+
+  it("answers an initialize over maxSessions with 503, and keeps serving the open session", async () => {
+    const { port, handler } = await serve({ maxSessions: 1 });
+    await validCall(port);
+    const init = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    const full = await rawHttp(port, post("/mcp"), init);
+    expect(full.status).toBe(503);
+    expect(JSON.parse(full.text).error.message).toBe(
+      "Service Unavailable: 1 sessions are open, the most this server allows (maxSessions)",
+    );
+    expect(handler.sessionCount).toBe(1);
+  });
 });

@@ -43,6 +43,8 @@ export interface StreamableHttpOptions extends OriginPolicy {
   keepAliveInterval?: number;
   /** A session unused this long ends, in ms. Default 30 minutes. */
   sessionIdleTimeout?: number;
+  /** The most sessions (each with at most one GET stream) open at once; one more is 503. Default 10,000. */
+  maxSessions?: number;
   /** Largest request body, in bytes. Default 4 MiB. */
   maxBodySize?: number;
   /**
@@ -80,7 +82,11 @@ export class StreamableHttpHandler {
   ) {
     this.eventStore =
       options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
-    this.sessions = new SessionStore(options.sessionIdleTimeout ?? 30 * 60_000, options.principalOf);
+    this.sessions = new SessionStore(
+      options.sessionIdleTimeout ?? 30 * 60_000,
+      options.principalOf,
+      options.maxSessions ?? 10_000,
+    );
   }
 
   /** How many sessions are open. */
@@ -141,6 +147,10 @@ export class StreamableHttpHandler {
         const why =
           "Bad Request: initialize starts a session; it cannot be sent on one (drop Mcp-Session-Id)";
         return reply(exchange, 400, ErrorCode.InvalidRequest, why, undefined, ids[0]);
+      }
+      if (this.sessions.full) {
+        const why = `Service Unavailable: ${this.sessions.maxSessions} sessions are open, the most this server allows (maxSessions)`;
+        return reply(exchange, 503, ErrorCode.ServerError, why, { "retry-after": "60" }, ids[0]);
       }
       const sessionId = randomBytes(16).toString("base64url");
       const transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId, false));

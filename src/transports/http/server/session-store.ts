@@ -18,7 +18,14 @@ export class SessionStore {
     /** A session unused this long ends, in ms. */
     private readonly idleTimeout: number,
     private readonly principalOf: ((exchange: HttpExchange) => string | undefined) | undefined,
+    /** The most sessions open at once. */
+    readonly maxSessions: number,
   ) {}
+
+  /** Whether another session would be one too many. */
+  get full(): boolean {
+    return this.entries.size >= this.maxSessions;
+  }
 
   get size(): number {
     return this.entries.size;
