@@ -16,6 +16,7 @@ export type {
   PromptHandler,
   PromptReturn,
 } from "./prompts.js";
+export type { RateLimitOptions, RateLimitRule } from "./rate-limit.js";
 export type {
   ReadResource,
   ReadTemplateResource,

@@ -25,6 +25,7 @@ import {
   type PromptHandler,
   PromptRegistry,
 } from "./prompts.js";
+import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { RequestStateSigner } from "./request-state.js";
 import {
   type ReadResource,
@@ -54,6 +55,8 @@ export interface ServerInfo extends Implementation {
 export interface ServerOptions {
   /** Items per page of list results. Default 1000. */
   pageSize?: number;
+  /** Rate limits on tool calls, per caller and tool; unset, none. */
+  rateLimit?: RateLimitOptions;
   /** The most `subscriptions/listen` streams open at once (2026-07-28); one more is -32600. Default 1000. */
   maxListenStreams?: number;
   /**
@@ -133,7 +136,11 @@ export class McpServer implements SessionHost {
     this.uncachedStamp = { serverMeta, cache: undefined };
     this.table = this.dispatchTable();
     const pageSize = options.pageSize ?? 1000;
-    this.tools = new ToolRegistry(pageSize, () => this.listChanged("tools"));
+    this.tools = new ToolRegistry(
+      pageSize,
+      () => this.listChanged("tools"),
+      options.rateLimit ? new RateLimiter(options.rateLimit) : undefined,
+    );
     this.resources = new ResourceRegistry(
       pageSize,
       () => this.listChanged("resources"),

@@ -16,6 +16,7 @@ import type {
 import { type ParamHeader, paramHeadersOf } from "../transports/http/shared/param-headers.js";
 import type { RequestContext } from "./context.js";
 import { Paginator } from "./paginate.js";
+import type { RateLimiter } from "./rate-limit.js";
 import { type ToolReturn, toCallToolResult, toolError } from "./tool-result.js";
 
 /** The arguments type a tool's input schema describes. */
@@ -171,6 +172,7 @@ export class ToolRegistry {
   constructor(
     pageSize: number,
     private readonly onChange: () => void,
+    private readonly limiter?: RateLimiter,
   ) {
     this.pages = new Paginator(
       pageSize,
@@ -225,6 +227,7 @@ export class ToolRegistry {
       throw new McpError(ErrorCode.InvalidParams, 'tools/call needs a string "name"');
     const tool = this.tools.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+    this.limiter?.take(name, ctx);
     const checked = tool.input.validate(params.arguments ?? {});
     return isPromiseLike(checked)
       ? Promise.resolve(checked).then((valid) => run(tool, valid, ctx))

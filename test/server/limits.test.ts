@@ -90,3 +90,40 @@ describe("limits", () => {
     await server.close();
   });
 });
+
+describe("rate limits", () => {
+  it("refuses a tool call over its bucket with the time to retry, per tool and per session", async () => {
+    let runs = 0;
+    const server = new McpServer(
+      { name: "limited", version: "1" },
+      {
+        rateLimit: {
+          capacity: 100,
+          refillPerSecond: 100,
+          tools: { scarce: { capacity: 2, refillPerSecond: 0.001 } },
+        },
+      },
+    )
+      .tool("scarce", {}, () => {
+        runs++;
+        return "ran";
+      })
+      .tool("plenty", {}, () => "ran");
+    const { client } = await connectInMemory(server);
+    expect((await client.callTool("scarce")).text()).toBe("ran");
+    expect((await client.callTool("scarce")).text()).toBe("ran");
+    const error = await client.callTool("scarce").catch((e) => e);
+    expect(error.code).toBe(ErrorCode.ServerError);
+    expect(error.message).toMatch(
+      /^Rate limit exceeded: tool scarce allows 2 calls at once and 0\.001 per second; retry in \d+ ms$/,
+    );
+    expect(error.data.retryAfterMs).toBeGreaterThan(900_000);
+    expect(runs).toBe(2);
+    expect((await client.callTool("plenty")).text()).toBe("ran");
+    // Another session has buckets of its own.
+    const other = await connectInMemory(server);
+    expect((await other.client.callTool("scarce")).text()).toBe("ran");
+    await other.client.close();
+    await client.close();
+  });
+});
