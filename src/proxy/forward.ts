@@ -12,6 +12,7 @@ import type { CallToolResult, JsonSchema } from "../protocol/types/tools.js";
 import type { Completer } from "../server/completion.js";
 import type { RequestContext } from "../server/context.js";
 import { type AuditOutcome, digestArguments } from "./audit.js";
+import { boundedError, checkResultSize, type UpstreamGate } from "./limits.js";
 import type { MirrorOptions } from "./mirror.js";
 
 /** A JSON Schema as the `McpServer` takes it, listed as it is and never checked: the upstream checks. */
@@ -78,6 +79,7 @@ export function forwardTool(
   tool: MultiServerTool,
   label: (server: string) => string,
   options: MirrorOptions,
+  gate: UpstreamGate,
 ) {
   return async (args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> => {
     const time = new Date().toISOString();
@@ -85,15 +87,18 @@ export function forwardTool(
     const argsDigest = digestArguments(args);
     let outcome: AuditOutcome = "error";
     try {
-      const output = await tool.invoke(args, {
-        signal: ctx.signal,
-        onProgress: ({ progress, total, message }) => ctx.progress(progress, total, message),
-      });
+      const output = await gate.run(() =>
+        tool.invoke(args, {
+          signal: ctx.signal,
+          onProgress: ({ progress, total, message }) => ctx.progress(progress, total, message),
+        }),
+      );
+      const result = checkResultSize(label(tool.server), tool.definition.name, resultOf(output), options);
       outcome = output.isError ? "tool_error" : "ok";
-      return resultOf(output);
+      return result;
     } catch (error) {
       if (ctx.signal.aborted) outcome = "cancelled";
-      throw error;
+      throw boundedError(error);
     } finally {
       const durationMs = Math.round(performance.now() - started);
       const server = label(tool.server);

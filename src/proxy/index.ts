@@ -27,5 +27,6 @@ export {
   ToolPolicy,
   type ToolRule,
 } from "./filter.js";
+export type { UpstreamLimits } from "./limits.js";
 export type { ProxyCommonOptions } from "./options.js";
 export { createProxyServer, type ExposedTool, type ProxyOptions, ProxyServer } from "./proxy.js";

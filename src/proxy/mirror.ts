@@ -11,6 +11,7 @@ import type { McpServer } from "../server/server.js";
 import type { AuditSink } from "./audit.js";
 import type { ToolPolicy } from "./filter.js";
 import { describeError, forwardTool, verbatim } from "./forward.js";
+import { UpstreamGate, type UpstreamLimits } from "./limits.js";
 import { syncPrompts } from "./mirror-prompts.js";
 import { syncResources } from "./mirror-resources.js";
 import type { Registered, SyncContext } from "./mirror-sync.js";
@@ -30,7 +31,7 @@ export interface Upstreams {
 }
 
 /** What the mirror reports and records. */
-export interface MirrorOptions {
+export interface MirrorOptions extends UpstreamLimits {
   audit?: AuditSink | undefined;
   onWarning?: ((message: string) => void) | undefined;
 }
@@ -51,6 +52,8 @@ export class Mirror {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly unsubscribe: (() => void)[] = [];
   private readonly warned = new Set<string>();
+  /** Per server: its calls in flight and waiting, apart from every other server's. */
+  private readonly gates = new Map<string, UpstreamGate>();
   private closed = false;
   /** The mirror as the resource and prompt syncs see it. */
   private readonly context: SyncContext;
@@ -157,7 +160,7 @@ export class Mirror {
             icons: definition.icons,
             _meta: definition._meta,
           },
-          forwardTool(tool, (server) => this.labelOf(server), this.options),
+          forwardTool(tool, (server) => this.labelOf(server), this.options, this.gateOf(tool.server)),
         );
         this.tools.set(name, { server: tool.server, fingerprint: fingerprint(tool) });
       } catch (error) {
@@ -166,6 +169,13 @@ export class Mirror {
         );
       }
     }
+  }
+
+  /** The gate of one upstream's calls, made on its first call. */
+  private gateOf(server: string): UpstreamGate {
+    let gate = this.gates.get(server);
+    if (!gate) this.gates.set(server, (gate = new UpstreamGate(this.labelOf(server), this.options)));
+    return gate;
   }
 
   private labelOf(server: string): string {

@@ -5,8 +5,9 @@ import type { CommonClientOptions } from "../client/options.js";
 import type { ServerInfo, ServerOptions } from "../server/server.js";
 import type { AuditSink } from "./audit.js";
 import type { ToolRule } from "./filter.js";
+import type { UpstreamLimits } from "./limits.js";
 
-export interface ProxyCommonOptions {
+export interface ProxyCommonOptions extends UpstreamLimits {
   /**
    * Expose only the tools these rules match: `"tool"` (on any server) or `"server/tool"`, `*` as a
    * wildcard. A server no rule names (and whose entry has no `allowTools`) keeps all its tools.

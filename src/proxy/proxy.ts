@@ -31,7 +31,10 @@ export class ProxyServer extends McpServer {
     info: ServerInfo,
     options: ServerOptions,
     private readonly upstreams: Upstreams,
-    mirrorOptions: Pick<ProxyOptions, "audit" | "onWarning">,
+    mirrorOptions: Pick<
+      ProxyOptions,
+      "audit" | "onWarning" | "maxResultSize" | "maxConcurrency" | "maxQueued"
+    >,
   ) {
     super(info, options);
     this.mirror = new Mirror(this, upstreams, mirrorOptions);
@@ -117,6 +120,9 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
   const proxy = new ProxyServer(info, serverOptions, upstreams, {
     audit: options.audit,
     onWarning: options.onWarning,
+    maxResultSize: options.maxResultSize,
+    maxConcurrency: options.maxConcurrency,
+    maxQueued: options.maxQueued,
   });
   try {
     await proxy.start();

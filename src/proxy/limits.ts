@@ -1,0 +1,81 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { CallToolResult } from "../protocol/types/tools.js";
+
+/** What the proxy lets through from each upstream, so one cannot hurt the others or the client. */
+export interface UpstreamLimits {
+  /** The largest tool result passed on, in bytes of JSON; a larger one is an error. Default 16 MiB. */
+  maxResultSize?: number;
+  /** The most calls in flight to one upstream; the others wait their turn. Default 16. */
+  maxConcurrency?: number;
+  /** The most calls waiting for one upstream; one more is refused at once. Default 256. */
+  maxQueued?: number;
+}
+
+/** How much of an upstream error's `message` and `data` is passed on. */
+const MAX_ERROR_MESSAGE = 1024;
+const MAX_ERROR_DATA = 4096;
+
+/** The calls in flight to one upstream: at most `maxConcurrency`, then a bounded queue. */
+export class UpstreamGate {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly server: string,
+    private readonly limits: UpstreamLimits,
+  ) {}
+
+  /** Runs `call` when the upstream has room; refuses at once when too many already wait. */
+  async run<T>(call: () => Promise<T>): Promise<T> {
+    if (this.running >= (this.limits.maxConcurrency ?? 16)) {
+      if (this.waiting.length >= (this.limits.maxQueued ?? 256)) {
+        throw new McpError(
+          ErrorCode.ServerError,
+          `Upstream ${this.server} is busy: ${this.running} calls in flight and ${this.waiting.length} waiting; try again later`,
+        );
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    this.running++;
+    try {
+      return await call();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+/** The result, or an error saying it is over `maxResultSize`. */
+export function checkResultSize(
+  server: string,
+  tool: string,
+  result: CallToolResult,
+  limits: UpstreamLimits,
+) {
+  const max = limits.maxResultSize ?? 16 * 1024 * 1024;
+  const size = Buffer.byteLength(JSON.stringify(result));
+  if (size <= max) return result;
+  throw new McpError(
+    ErrorCode.InternalError,
+    `The result of ${server}/${tool} is ${size} bytes, more than the proxy passes on (maxResultSize ${max})`,
+  );
+}
+
+/** An upstream's error as passed on: its code, its message and `data` cut to a bounded size. */
+export function boundedError(error: unknown): unknown {
+  if (!(error instanceof McpError)) return error;
+  const message =
+    error.message.length > MAX_ERROR_MESSAGE
+      ? `${error.message.slice(0, MAX_ERROR_MESSAGE)}… (cut)`
+      : error.message;
+  let data = error.data;
+  if (data !== undefined) {
+    const text = typeof data === "string" ? data : JSON.stringify(data);
+    if (text !== undefined && text.length > MAX_ERROR_DATA) {
+      data = { truncated: true, size: text.length, excerpt: text.slice(0, MAX_ERROR_DATA) };
+    }
+  }
+  if (message === error.message && data === error.data) return error;
+  return new McpError(error.code, message, data);
+}
