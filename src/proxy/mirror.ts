@@ -174,7 +174,10 @@ export class Mirror {
   /** The gate of one upstream's calls, made on its first call. */
   private gateOf(server: string): UpstreamGate {
     let gate = this.gates.get(server);
-    if (!gate) this.gates.set(server, (gate = new UpstreamGate(this.labelOf(server), this.options)));
+    if (!gate) {
+      gate = new UpstreamGate(this.labelOf(server), this.options);
+      this.gates.set(server, gate);
+    }
     return gate;
   }
 

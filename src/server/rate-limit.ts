@@ -34,7 +34,10 @@ let nextSessionId = 0;
 /** A caller's default key: its session, and for stateless requests the client's name too. */
 function defaultKey(ctx: RequestContext): string {
   let id = sessionIds.get(ctx.session);
-  if (id === undefined) sessionIds.set(ctx.session, (id = ++nextSessionId));
+  if (id === undefined) {
+    id = ++nextSessionId;
+    sessionIds.set(ctx.session, id);
+  }
   return ctx.request.requestMeta ? `${id}:${ctx.clientInfo?.name ?? ""}` : String(id);
 }
 
