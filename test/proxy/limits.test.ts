@@ -38,7 +38,10 @@ async function upstream(name: string) {
     () => http.close(),
     () => server.close(),
   );
-  return { url: http.url, release: () => hanging.splice(0).forEach((go) => go()), calls: () => calls };
+  const release = () => {
+    for (const go of hanging.splice(0)) go();
+  };
+  return { url: http.url, release, calls: () => calls };
 }
 
 async function connect(options: ProxyOptions) {

@@ -6,7 +6,6 @@
  */
 import { connect as tcp } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { McpServer } from "../../src/server/index.js";
 import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 
