@@ -3,6 +3,7 @@ import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import { MessageParser } from "../../../jsonrpc/message-parser.js";
 import { isRequest, type JSONRPCMessage, type RequestId } from "../../../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../../../protocol/transport.js";
+import { authorizedRequest, type HttpAuthorizer } from "../shared/authorizer.js";
 import { httpStatusError, transportError } from "../shared/client-errors.js";
 import { encodeHeaderValue } from "../shared/param-headers.js";
 
@@ -16,6 +17,7 @@ import {
   FetchHttpClient,
   type HeadersOption,
   type HttpClient,
+  type HttpRequest,
   type HttpResponse,
   mediaType,
 } from "../shared/request.js";
@@ -32,6 +34,8 @@ export interface StreamableHttpClientOptions {
   reconnect?: ReconnectOptions;
   /** The most the `DELETE` of the session may take on `close()`, in ms. Default 2000. */
   closeTimeout?: number;
+  /** Authorizes every request and answers `401`/`403` challenges (the OAuth client). */
+  authorizer?: HttpAuthorizer;
 }
 
 /**
@@ -171,7 +175,7 @@ export class StreamableHttpClientTransport implements Transport {
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), this.options.closeTimeout ?? 2000);
       try {
-        const response = await this.http.request({
+        const response = await this.exchange({
           method: "DELETE",
           url: this.url,
           headers: await this.headers(false),
@@ -206,6 +210,11 @@ export class StreamableHttpClientTransport implements Transport {
     return headers;
   }
 
+  /** Sends one request, authorized by the `authorizer` if there is one. */
+  private exchange(request: HttpRequest): Promise<HttpResponse> {
+    return authorizedRequest(this.http, request, this.options.authorizer);
+  }
+
   private what(method: string): string {
     return `${method} ${this.endpoint}`;
   }
@@ -223,7 +232,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (this.modern) this.addModernHeaders(headers, message);
       headers["content-type"] = "application/json";
       headers.accept = "application/json, text/event-stream";
-      const response = await this.http.request({
+      const response = await this.exchange({
         method: "POST",
         url: this.url,
         headers,
@@ -320,7 +329,7 @@ export class StreamableHttpClientTransport implements Transport {
         const headers = await this.headers(false);
         headers.accept = "text/event-stream";
         if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
-        const response = await this.http.request({ method: "GET", url: this.url, headers, signal });
+        const response = await this.exchange({ method: "GET", url: this.url, headers, signal });
         return { response, what: this.what("GET"), sentSession: headers["mcp-session-id"] !== undefined };
       },
       parse: (text) => this.parser.parse(text),
