@@ -1,5 +1,7 @@
 import { McpError } from "../jsonrpc/errors.js";
 import type { Transport } from "../protocol/transport.js";
+import type { HttpAuthorizer } from "../transports/http/shared/authorizer.js";
+import type { OAuthSession } from "./auth/session.js";
 import type { HttpClientOptions } from "./options.js";
 
 /** A failure that means "this server has no Streamable HTTP endpoint here": a 4xx answer. */
@@ -13,11 +15,14 @@ function isHttp4xx(error: unknown): boolean {
  * The transports to try for a URL, in order. Loaded on demand, so stdio clients never load the
  * HTTP code.
  */
-export async function httpTransports(options: HttpClientOptions): Promise<(() => Promise<Transport>)[]> {
+export async function httpTransports(
+  options: HttpClientOptions,
+  authorizer?: HttpAuthorizer,
+): Promise<(() => Promise<Transport>)[]> {
   const { url, headers, fetch, reconnect, endpointTimeout } = options;
   const streamable = async () => {
     const { StreamableHttpClientTransport } = await import("../transports/http/client/transport.js");
-    return new StreamableHttpClientTransport({ url, headers, fetch, reconnect });
+    return new StreamableHttpClientTransport({ url, headers, fetch, reconnect, authorizer });
   };
   const sse = async () => {
     const { SseClientTransport } = await import("../transports/legacy-sse/client.js");
@@ -26,6 +31,14 @@ export async function httpTransports(options: HttpClientOptions): Promise<(() =>
   if (options.transport === "streamable-http") return [streamable];
   if (options.transport === "sse") return [sse];
   return [streamable, sse];
+}
+
+/** The OAuth session of a connection: the one given, a new one for the options given, or none. */
+export async function oauthSession(options: HttpClientOptions): Promise<OAuthSession | undefined> {
+  const auth = options.auth;
+  if (auth === undefined) return undefined;
+  const { OAuthSession } = await import("./auth/session.js");
+  return auth instanceof OAuthSession ? auth : new OAuthSession(options.url, auth, { fetch: options.fetch });
 }
 
 /** Whether to fall back from Streamable HTTP to legacy SSE after this connection failure. */

@@ -9,11 +9,12 @@ import {
 import type { Transport } from "../protocol/transport.js";
 import { StdioClientTransport } from "../transports/stdio/client.js";
 import { VERSION as version } from "../version.js";
+import { isOAuthError } from "./auth/errors.js";
 import type { Channel } from "./channels/channel.js";
 import { LegacyChannel } from "./channels/legacy.js";
 import { ModernChannel } from "./channels/modern.js";
 import { discover, mirroredParams } from "./channels/stateless.js";
-import { httpTransports, shouldFallBack } from "./connect-http.js";
+import { httpTransports, oauthSession, shouldFallBack } from "./connect-http.js";
 import type { ClientOptions } from "./options.js";
 import { type ClientParts, wireClient } from "./wiring.js";
 
@@ -48,13 +49,28 @@ export async function connect(options: ClientOptions): Promise<Connected> {
       options,
     );
   }
-  const attempts = await httpTransports(options);
-  for (let i = 0; ; i++) {
-    try {
-      return await connectWith(await attempts[i]!(), options);
-    } catch (error) {
-      if (i === attempts.length - 1 || !shouldFallBack(error)) throw error;
+  const session = await oauthSession(options);
+  const attempts = await httpTransports(options, session);
+  const reach = async () => {
+    for (let i = 0; ; i++) {
+      try {
+        return await connectWith(await attempts[i]!(), options);
+      } catch (error) {
+        if (i === attempts.length - 1 || !shouldFallBack(error)) throw error;
+      }
     }
+  };
+  if (!session) return reach();
+  const before = session.authorizations;
+  try {
+    return await reach();
+  } catch (error) {
+    // Signing in took time the probe and the handshake do not give: with the tokens now held,
+    // connecting again is quick.
+    if (isOAuthError(error)) throw error;
+    await session.settled();
+    if (session.authorizations === before) throw error;
+    return reach();
   }
 }
 

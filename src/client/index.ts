@@ -1,6 +1,7 @@
 export { ErrorCode, McpError } from "../jsonrpc/errors.js";
 export type { RequestOptions } from "../protocol/engine/peer.js";
 export { isSessionExpired } from "../transports/http/shared/client-errors.js";
+export * from "./auth/index.js";
 export { McpClient } from "./client.js";
 export type { ClientEvents } from "./events.js";
 export type {

@@ -6,6 +6,8 @@ import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
 import type { ReconnectOptions } from "../transports/http/client/stream.js";
 import type { HeadersOption } from "../transports/http/shared/request.js";
 import type { StdioServerParameters } from "../transports/stdio/client.js";
+import type { OAuthOptions } from "./auth/options.js";
+import type { OAuthSession } from "./auth/session.js";
 import type { ClientFeatures } from "./features.js";
 
 /** Options every connection takes, whatever the transport. */
@@ -61,6 +63,12 @@ export interface HttpClientOptions extends CommonClientOptions {
   reconnect?: ReconnectOptions;
   /** How long the legacy SSE transport waits for the `endpoint` event; default 30 s. */
   endpointTimeout?: number;
+  /**
+   * OAuth 2.1 for a protected server: on `401` the client discovers the authorization server,
+   * authorizes (see `OAuthOptions`) and sends the request again with the token. `{}` takes every
+   * default; an `OAuthSession` shares its tokens with other connections.
+   */
+  auth?: OAuthOptions | OAuthSession;
 }
 
 export type ClientOptions = StdioClientOptions | TransportClientOptions | HttpClientOptions;

@@ -19,6 +19,7 @@ import {
   valueAt,
 } from "../../transports/http/shared/param-headers.js";
 import { extend } from "../../util/extend.js";
+import { isOAuthError } from "../auth/errors.js";
 import type { FeatureAnswerer } from "./channel.js";
 
 /** What a stateless (2026-07-28) client sends in every request's `_meta`. */
@@ -118,6 +119,8 @@ export async function discover(
         transport.resetModern?.();
         return "silent";
       }
+      // A refused authorization says nothing about the era, and would be refused again.
+      if (isOAuthError(error)) throw error;
       if (!(error instanceof McpError) || !MODERN_ERRORS.has(error.code)) break;
       if (error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
       const supported = (error.data as { supported?: unknown } | undefined)?.supported;

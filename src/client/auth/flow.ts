@@ -1,0 +1,137 @@
+import { authorizationCode, prepareRedirect, type Redirect } from "./authorize.js";
+import type { Discovered } from "./discovery.js";
+import type { DpopKey } from "./dpop.js";
+import { OAuthError } from "./errors.js";
+import {
+  clientCredentials,
+  identityAssertion,
+  JWT_BEARER,
+  jwtBearer,
+  refresh,
+  storedTokens,
+  type TokenContext,
+  workloadAssertion,
+} from "./grants.js";
+import type { OAuthHttp } from "./http.js";
+import { clientAuthentication, clientIdentity } from "./identity.js";
+import type { OAuthGrant, OAuthOptions } from "./options.js";
+import { selectScopes } from "./scopes.js";
+import type { StoredAuthorization, StoredClient, StoredTokens } from "./store.js";
+
+/** What obtaining or refreshing tokens works from. */
+export interface FlowContext {
+  found: Discovered;
+  /** What is stored for this server (from the same authorization server), if anything. */
+  state: StoredAuthorization | undefined;
+  options: OAuthOptions;
+  http: OAuthHttp;
+  dpop: DpopKey | undefined;
+}
+
+/** What an authorization asks for, beyond its context. */
+export interface ObtainRequest extends FlowContext {
+  challengedScopes: string[] | undefined;
+  previousScopes: string[] | undefined;
+  /** Called once the client is identified, with what to store of it (nothing if pre-registered). */
+  onClient(client: StoredClient | undefined): Promise<void>;
+}
+
+/** New tokens, the scopes asked for, and the client to keep (absent when pre-registered). */
+export interface Obtained {
+  tokens: StoredTokens;
+  scopes: string[];
+  client: StoredClient | undefined;
+}
+
+/** The grant types a client registers for, by the grant it uses. */
+function grantTypes(grant: OAuthGrant): string[] {
+  switch (grant.type) {
+    case "authorization_code":
+      return ["authorization_code", "refresh_token"];
+    case "client_credentials":
+      return ["client_credentials"];
+    default:
+      return [JWT_BEARER];
+  }
+}
+
+/** Obtains tokens with the configured grant (the authorization code grant by default). */
+export async function obtainTokens(request: ObtainRequest): Promise<Obtained> {
+  const { found, options, http } = request;
+  const grant = options.grant ?? { type: "authorization_code" };
+  const scopes = selectScopes({
+    challenged: request.challengedScopes,
+    configured: options.scopes,
+    resource: found.metadata,
+    as: found.as,
+    previous: request.previousScopes,
+    wantsRefresh: grant.type === "authorization_code",
+  });
+  let redirect: Redirect | undefined;
+  try {
+    if (grant.type === "authorization_code") redirect = await prepareRedirect(options);
+    const identity = await clientIdentity({
+      as: found.as,
+      options,
+      stored: request.state?.client,
+      redirectUri: redirect?.redirectUri,
+      grantTypes: grantTypes(grant),
+      http,
+    });
+    const client = identity.preRegistered ? undefined : identity.client;
+    await request.onClient(client);
+    const context: TokenContext = {
+      as: found.as,
+      client: { client_id: identity.client.client_id },
+      auth: await clientAuthentication(identity.client, options),
+      resource: found.resource,
+      scopes,
+      http,
+      dpop: request.dpop,
+    };
+    let response: Awaited<ReturnType<typeof clientCredentials>>;
+    switch (grant.type) {
+      case "authorization_code":
+        response = await authorizationCode(context, redirect!, options, found.guessed);
+        break;
+      case "client_credentials":
+        response = await clientCredentials(context);
+        break;
+      case "jwt_bearer":
+        response = await jwtBearer(context, await workloadAssertion(grant, found.as.issuer));
+        break;
+      case "enterprise":
+        response = await jwtBearer(context, await identityAssertion(context, grant));
+        break;
+      default:
+        throw new OAuthError(`Unknown grant ${JSON.stringify((grant as { type?: unknown }).type)}`);
+    }
+    return { tokens: storedTokens(response, scopes), scopes, client };
+  } finally {
+    redirect?.receiver?.close();
+  }
+}
+
+/** New tokens for the stored refresh token, at the authorization server that issued it. */
+export async function refreshTokens(context: FlowContext, refreshToken: string): Promise<StoredTokens> {
+  const { found, state, options, http, dpop } = context;
+  const identity = await clientIdentity({
+    as: found.as,
+    options,
+    stored: state?.client,
+    redirectUri: undefined,
+    grantTypes: [],
+    http,
+  });
+  const tokenContext: TokenContext = {
+    as: found.as,
+    client: { client_id: identity.client.client_id },
+    auth: await clientAuthentication(identity.client, options),
+    resource: state?.resource ?? found.resource,
+    scopes: [],
+    http,
+    dpop,
+  };
+  const response = await refresh(tokenContext, refreshToken);
+  return storedTokens(response, state?.scopes ?? [], state?.tokens);
+}

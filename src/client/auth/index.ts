@@ -1,0 +1,26 @@
+export { openBrowser } from "./browser.js";
+export { type Challenge, parseWwwAuthenticate } from "./challenge.js";
+export type { ResourceMetadata } from "./discovery.js";
+export { isOAuthError, OAuthError, type OAuthErrorData } from "./errors.js";
+export { FileTokenStore } from "./file-store.js";
+export { type LoopbackReceiver, startLoopbackReceiver } from "./loopback.js";
+export type {
+  AuthorizationCodeGrant,
+  AuthorizationUrlHandler,
+  AuthorizationUrlResult,
+  ClientCredentialsGrant,
+  ClientPrivateKey,
+  EnterpriseGrant,
+  JwtBearerGrant,
+  OAuthGrant,
+  OAuthOptions,
+  TokenEndpointAuthMethod,
+} from "./options.js";
+export { OAuthSession } from "./session.js";
+export {
+  MemoryTokenStore,
+  type StoredAuthorization,
+  type StoredClient,
+  type StoredTokens,
+  type TokenStore,
+} from "./store.js";

@@ -1,0 +1,273 @@
+import type {
+  AuthChallenge,
+  AuthorizedRequest,
+  HttpAuthorizer,
+} from "../../transports/http/shared/authorizer.js";
+import { type Challenge, oauthChallenge, parseWwwAuthenticate, scopesOf } from "./challenge.js";
+import { type Discovered, discover } from "./discovery.js";
+import { DpopKey, dpopSupported } from "./dpop.js";
+import { isOAuthError, OAuthError } from "./errors.js";
+import { obtainTokens, refreshTokens } from "./flow.js";
+import { OAuthHttp } from "./http.js";
+import type { OAuthOptions } from "./options.js";
+import { MemoryTokenStore, type StoredAuthorization, type StoredTokens, type TokenStore } from "./store.js";
+
+/** Tokens this close to expiry are refreshed before they are used. */
+const REFRESH_MARGIN = 30_000;
+
+/** A request as the session marks it: the access token it was sent with. */
+interface TrackedRequest extends AuthorizedRequest {
+  sentToken?: string;
+}
+
+/** How one authorization is asked for. */
+export interface AuthorizeRequest {
+  /** The challenge that asked for it, if any. */
+  challenge?: Challenge;
+  /** A step-up: keep what was asked for before and add the challenge's scopes. */
+  stepUp?: boolean;
+}
+
+/**
+ * The OAuth client of one protected MCP server: authorizes the HTTP transport's requests and
+ * answers its `401`/`403` challenges. Discovers the authorization server, identifies the client,
+ * obtains tokens with the configured grant, refreshes them, steps up on `insufficient_scope`
+ * (a bounded number of times), follows the server to a new authorization server, and keeps what
+ * it learned in the token store. Tokens go only to the MCP server's origin and the
+ * authorization server's token endpoint.
+ */
+export class OAuthSession implements HttpAuthorizer {
+  /** The MCP endpoint this session authorizes requests to. */
+  readonly server: URL;
+  readonly options: OAuthOptions;
+  private readonly store: TokenStore;
+  private readonly key: string;
+  private readonly http: OAuthHttp;
+  private state: StoredAuthorization | undefined;
+  private loaded = false;
+  private discovered: Discovered | undefined;
+  private dpop: DpopKey | undefined;
+  private running: Promise<void> | undefined;
+  /** How many times tokens were obtained or refreshed. */
+  private obtained = 0;
+  /** Authorizations in a row whose token the server refused again (reset when it accepts one). */
+  private refusedInARow = 0;
+
+  constructor(server: string | URL, options: OAuthOptions = {}, base: { fetch?: typeof fetch } = {}) {
+    this.server = new URL(server);
+    this.server.hash = "";
+    this.options = options;
+    this.store = options.store ?? new MemoryTokenStore();
+    this.key = this.server.href;
+    this.http = new OAuthHttp(options.fetch ?? base.fetch, options.requestTimeout ?? 30_000);
+  }
+
+  /** The tokens held now, if any. */
+  async tokens(): Promise<StoredTokens | undefined> {
+    return (await this.load())?.tokens;
+  }
+
+  /** How many times this session obtained (or refreshed) tokens. */
+  get authorizations(): number {
+    return this.obtained;
+  }
+
+  /** Resolves once no authorization is running. */
+  async settled(): Promise<void> {
+    while (this.running) await this.running.catch(() => {});
+  }
+
+  /** Authorizes now, without waiting for the server to ask (a `login`). */
+  authorize(): Promise<void> {
+    return this.once(() => this.acquire({}));
+  }
+
+  /** Forgets the tokens and registration kept for this server. */
+  async forget(): Promise<void> {
+    this.state = undefined;
+    this.loaded = true;
+    this.dpop = undefined;
+    await this.store.delete(this.key);
+  }
+
+  async headers(request: TrackedRequest): Promise<Record<string, string>> {
+    // Tokens are for the MCP server alone.
+    if (request.url.origin !== this.server.origin) return {};
+    if (this.running) await this.running.catch(() => {});
+    let tokens = (await this.load())?.tokens;
+    if (tokens && expiresSoon(tokens) && tokens.refresh_token !== undefined) {
+      await this.once(() => this.refresh(false)).catch(() => {});
+      tokens = this.state?.tokens;
+    }
+    if (!tokens) return {};
+    request.sentToken = tokens.access_token;
+    if (tokens.token_type !== "dpop") return { authorization: `Bearer ${tokens.access_token}` };
+    const key = await this.dpopKey(false);
+    if (!key) return {};
+    return {
+      authorization: `DPoP ${tokens.access_token}`,
+      dpop: await key.proof(request.method, request.url, tokens.access_token),
+    };
+  }
+
+  async challenged(challenge: AuthChallenge, request: TrackedRequest, attempt: number): Promise<boolean> {
+    if (request.url.origin !== this.server.origin) return false;
+    const parsed = oauthChallenge(parseWwwAuthenticate(challenge.wwwAuthenticate));
+    const error = parsed?.params.error;
+    if (challenge.status === 401 && error === "use_dpop_nonce" && challenge.dpopNonce && this.dpop) {
+      if (attempt >= 2) return false;
+      this.dpop.setNonce(request.url, challenge.dpopNonce);
+      return true;
+    }
+    if (challenge.status === 403 && error !== "insufficient_scope") return false;
+    const current = this.state?.tokens?.access_token;
+    // Another request renewed the token since this one was sent: sending it again is enough.
+    if (request.sentToken !== undefined && current !== undefined && current !== request.sentToken)
+      return true;
+    if (request.sentToken !== undefined && request.sentToken === current) this.refusedInARow++;
+    const limit = this.options.maxAuthorizations ?? 3;
+    if (this.refusedInARow >= limit) {
+      // The next request may try again; this one has had its tries.
+      this.refusedInARow = 0;
+      throw new OAuthError(
+        `${this.server.href} still refuses the request (HTTP ${challenge.status}${error ? ` ${error}` : ""}) after ${limit} authorizations`,
+        error === undefined ? {} : { oauthError: error },
+      );
+    }
+    await this.once(async () => {
+      if (
+        challenge.status === 401 &&
+        attempt === 0 &&
+        request.sentToken !== undefined &&
+        (await this.refresh(true))
+      )
+        return;
+      await this.acquire({ ...(parsed && { challenge: parsed }), stepUp: challenge.status === 403 });
+    });
+    return true;
+  }
+
+  accepted(request: TrackedRequest): void {
+    if (request.sentToken !== undefined && request.sentToken === this.state?.tokens?.access_token)
+      this.refusedInARow = 0;
+  }
+
+  /** One authorization at a time: a request that needs one while another runs waits for it. */
+  private once(run: () => Promise<unknown>): Promise<void> {
+    this.running ??= run()
+      .then(() => {})
+      .finally(() => {
+        this.running = undefined;
+      });
+    return this.running;
+  }
+
+  private async load(): Promise<StoredAuthorization | undefined> {
+    if (!this.loaded) {
+      this.state = (await this.store.get(this.key)) ?? undefined;
+      this.loaded = true;
+    }
+    return this.state;
+  }
+
+  private async save(state: StoredAuthorization): Promise<void> {
+    this.state = state;
+    await this.store.set(this.key, state);
+  }
+
+  /** Discovery, fresh when asked (after a `401`) or when nothing was discovered yet. */
+  private async discovery(fresh: boolean, resourceMetadataUrl?: string): Promise<Discovered> {
+    if (!fresh && this.discovered) return this.discovered;
+    this.discovered = await discover(this.server, resourceMetadataUrl, this.http);
+    return this.discovered;
+  }
+
+  /** The DPoP key of the stored tokens (made when `create`), or `undefined`. */
+  private async dpopKey(create: boolean): Promise<DpopKey | undefined> {
+    if (this.dpop) return this.dpop;
+    const jwk = this.state?.dpopKey;
+    if (jwk) this.dpop = await DpopKey.fromJwk(jwk);
+    else if (create) this.dpop = await DpopKey.generate();
+    return this.dpop;
+  }
+
+  /** Refreshes the tokens; `false` (and the tokens dropped) if that is not possible. */
+  private async refresh(fresh: boolean): Promise<boolean> {
+    const state = await this.load();
+    const refreshToken = state?.tokens?.refresh_token;
+    if (!state || refreshToken === undefined) return false;
+    try {
+      const found = await this.discovery(fresh);
+      if (found.as.issuer !== state.issuer) {
+        // The server moved to another authorization server: what the old one issued is useless there.
+        await this.forget();
+        return false;
+      }
+      const dpop = state.tokens?.token_type === "dpop" ? await this.dpopKey(false) : undefined;
+      const tokens = await refreshTokens(
+        { found, state, options: this.options, http: this.http, dpop },
+        refreshToken,
+      );
+      await this.save({ ...state, tokens });
+      this.obtained++;
+      return true;
+    } catch (error) {
+      if (!isOAuthError(error)) throw error;
+      const { tokens: _dropped, ...rest } = state;
+      await this.save(rest);
+      return false;
+    }
+  }
+
+  /** A new authorization with the configured grant: discovery, client identity, tokens. */
+  private async acquire(request: AuthorizeRequest): Promise<void> {
+    const found = await this.discovery(true, request.challenge?.params.resource_metadata);
+    let state = await this.load();
+    if (state && state.issuer !== found.as.issuer) {
+      // A new authorization server (SEP-2352): nothing from the old one is reused there.
+      await this.forget();
+      state = undefined;
+    }
+    const dpop = this.wantsDpop(found, request.challenge) ? await this.dpopKey(true) : undefined;
+    const result = await obtainTokens({
+      found,
+      state,
+      options: this.options,
+      http: this.http,
+      dpop,
+      challengedScopes: scopesOf(request.challenge?.params.scope),
+      previousScopes: request.stepUp ? state?.scopes : undefined,
+      onClient: async (client) => {
+        state = { issuer: found.as.issuer, resource: found.resource, ...(client && { client }) };
+        await this.save(state);
+      },
+    });
+    await this.save({
+      issuer: found.as.issuer,
+      resource: found.resource,
+      ...(result.client && { client: result.client }),
+      tokens: result.tokens,
+      scopes: result.scopes,
+      ...(dpop && { dpopKey: await dpop.toJwk() }),
+    });
+    this.obtained++;
+  }
+
+  /** DPoP when asked for, or (by default) when both the authorization server and the server want it. */
+  private wantsDpop(found: Discovered, challenge: Challenge | undefined): boolean {
+    const setting = this.options.dpop ?? "auto";
+    if (setting !== "auto") return setting;
+    if (!dpopSupported(found.as)) return false;
+    const metadata = found.metadata;
+    return (
+      challenge?.scheme === "dpop" ||
+      metadata?.dpop_bound_access_tokens_required === true ||
+      (Array.isArray(metadata?.dpop_signing_alg_values_supported) &&
+        metadata.dpop_signing_alg_values_supported.length > 0)
+    );
+  }
+}
+
+function expiresSoon(tokens: StoredTokens): boolean {
+  return tokens.expires_at !== undefined && tokens.expires_at - REFRESH_MARGIN <= Date.now();
+}
