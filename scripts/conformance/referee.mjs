@@ -19,12 +19,16 @@ function outputDir() {
 }
 
 /** The referee's command line, as the runner has always built it. */
-function refereeArgs({ mode, target, requirements, specVersion, scenario, scenarioTimeoutMs }, results) {
+function refereeArgs(
+  { mode, target, requirements, specVersion, scenario, suite, scenarioTimeoutMs },
+  results,
+) {
   const args = [mode];
   if (mode === "server") args.push("--url", target);
   else args.push("--command", target, "--timeout", String(scenarioTimeoutMs));
   if (scenario) args.push("--scenario", scenario);
-  if (!scenario && !requirements) args.push("--suite", "all");
+  if (suite) args.push("--suite", suite);
+  else if (!scenario && !requirements) args.push("--suite", "all");
   if (specVersion) args.push("--spec-version", specVersion);
   if (requirements) args.push("--requirements", requirements);
   args.push("-o", results);
@@ -54,7 +58,7 @@ async function startServer(start, url, { cwd, logFile, readyTimeoutS }) {
 /**
  * Runs the referee once and prints its per-scenario summary. Returns the scenarios (see
  * `summarise`). Options: `mode` "server" | "client", `target` (URL or command), one of
- * `requirements` (a frozen requirement set), `scenario` and `specVersion`, `start` (server mode: a
+ * `requirements` (a frozen requirement set), `scenario`, `suite` and `specVersion`, `start` (server mode: a
  * shell line that serves `target`), and the limits `totalTimeoutS` (1200), `readyTimeoutS` (30),
  * `scenarioTimeoutMs` (client mode, 30000).
  */
