@@ -13,7 +13,7 @@ function opener(url: string): [string, string[]] {
  * without a shell, and never one a command line could read as more than a URL: anything else is
  * refused before a process is started. Resolves once the opener started.
  */
-export function openBrowser(url: string | URL): Promise<void> {
+export async function openBrowser(url: string | URL): Promise<void> {
   const checked = checkBrowserUrl(String(url));
   const [command, args] = opener(checked.href);
   return new Promise((resolve, reject) => {

@@ -84,7 +84,8 @@ async function register(context: IdentityContext): Promise<StoredClient> {
     response,
     `Registering the client at ${as.registration_endpoint}`,
   );
-  client.token_endpoint_auth_method ??= method;
+  // A server that issued no secret registered a public client, whatever was asked for.
+  client.token_endpoint_auth_method ??= client.client_secret === undefined ? "none" : method;
   return client;
 }
 

@@ -44,9 +44,15 @@ function classOfV4(address: string): "loopback" | "private" | "link-local" | "re
   return "public";
 }
 
+/** The IPv4 address inside an IPv4-mapped IPv6 one (`::ffff:127.0.0.1`, or as URLs write it, `::ffff:7f00:1`). */
 function mappedV4(host: string): string | undefined {
-  const match = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
-  return match?.[1];
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
+  if (dotted) return dotted[1];
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+  if (!hex) return undefined;
+  const high = Number.parseInt(hex[1]!, 16);
+  const low = Number.parseInt(hex[2]!, 16);
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 
 function unbracket(host: string): string {

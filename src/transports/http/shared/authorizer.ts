@@ -47,12 +47,16 @@ export async function authorizedRequest(
   if (!authorizer) return http.request(request);
   const about: AuthorizedRequest = { method: request.method, url: request.url };
   for (let attempt = 0; ; attempt++) {
-    const headers = { ...request.headers, ...(await authorizer.headers(about)) };
-    const response = await http.request({ ...request, headers });
-    if (response.status !== 401 && response.status !== 403) {
-      if (response.status >= 200 && response.status < 300) authorizer.accepted?.(about);
-      return response;
+    const added = await authorizer.headers(about);
+    const headers = { ...request.headers, ...added };
+    const answer = await http.request({ ...request, headers });
+    if (answer.status >= 200 && answer.status < 300) {
+      authorizer.accepted?.(about);
+      return answer;
     }
+    // An error's body ends up in error messages: a server that echoes credentials does not leak them there.
+    const response = redacted(answer, secretsOf(added));
+    if (response.status !== 401 && response.status !== 403) return response;
     if (attempt >= MAX_RETRIES || request.abort?.aborted || request.signal?.aborted) return response;
     const body = await response.text().catch(() => "");
     const challenge: AuthChallenge = {
@@ -63,6 +67,31 @@ export async function authorizedRequest(
     if (!(await authorizer.challenged(challenge, about, attempt))) return buffered(response, body);
     if (request.abort?.aborted || request.signal?.aborted) return buffered(response, body);
   }
+}
+
+/** The credentials in authorization headers: the token after the scheme, and whole proofs. */
+function secretsOf(headers: Record<string, string>): string[] {
+  const secrets: string[] = [];
+  for (const name in headers) {
+    const value = headers[name]!;
+    const credential = name === "authorization" ? value.slice(value.indexOf(" ") + 1) : value;
+    if (credential.length >= 8) secrets.push(credential);
+  }
+  return secrets;
+}
+
+/** The response with `secrets` replaced in its body. */
+function redacted(response: HttpResponse, secrets: string[]): HttpResponse {
+  if (secrets.length === 0) return response;
+  const hide = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    header: (name) => response.header(name),
+    text: async () => hide(await response.text()),
+    read: (onText) => response.read((text) => onText(hide(text))),
+    discard: () => response.discard(),
+  };
 }
 
 /** A response whose body was already read. */
