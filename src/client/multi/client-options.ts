@@ -1,4 +1,5 @@
-import type { ClientOptions, CommonClientOptions } from "../options.js";
+import type { OAuthOptions } from "../auth/options.js";
+import type { ClientOptions, CommonClientOptions, HttpClientOptions } from "../options.js";
 import type { ServerConfig } from "./config.js";
 import type { ReconnectPolicy } from "./reconnect.js";
 
@@ -13,6 +14,8 @@ export interface ConnectionSettings {
   onStderr?: (server: string, line: string) => void;
   /** Makes an entry ready to connect (expands its variables); may throw, failing that server alone. */
   prepare?: (server: string, config: ServerConfig) => ServerConfig;
+  /** OAuth options of the servers whose entry has `auth`; `store` is always set, so reconnects keep their tokens. */
+  auth: (server: string) => OAuthOptions & Required<Pick<OAuthOptions, "store">>;
 }
 
 /**
@@ -40,8 +43,9 @@ export function clientOptionsFor(
     if (onStderr) stdio.onStderr = (line) => onStderr(name, line);
     return stdio;
   }
-  const http: ClientOptions = { ...base, url: config.url };
+  const http: HttpClientOptions = { ...base, url: config.url };
   if (config.headers) http.headers = config.headers;
+  if (config.auth) http.auth = { ...settings.auth(name), ...config.auth };
   const transport = config.transport ?? config.type;
   if (transport) http.transport = transport === "sse" ? "sse" : "streamable-http";
   return http;

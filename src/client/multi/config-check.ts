@@ -6,7 +6,9 @@ import { ConfigError, type ConfigLocation } from "./config-error.js";
 
 /** What one key of a config object holds. */
 export interface FieldRule {
-  type: "string" | "boolean" | "number" | "strings" | "string map" | "choice";
+  type: "string" | "boolean" | "number" | "strings" | "string map" | "choice" | "object";
+  /** `"object"`: the keys it may have. */
+  fields?: FieldTable;
   /** `"choice"`: the allowed values. */
   values?: readonly string[];
   /** Strings (and the items of `"strings"`) must not be empty. */
@@ -106,6 +108,8 @@ function expectedOf(rule: FieldRule): string {
       return "an object whose values are strings";
     case "choice":
       return `one of ${(rule.values ?? []).map((v) => JSON.stringify(v)).join(", ")}`;
+    case "object":
+      return "an object";
   }
 }
 
@@ -151,6 +155,22 @@ export function checkField(key: string, value: unknown, rule: FieldRule, at: Con
           );
         }
       });
+      return;
+    }
+    case "object": {
+      if (!isObject(value)) throw wrong();
+      const fields = rule.fields ?? {};
+      for (const [name, item] of Object.entries(value)) {
+        if (item === undefined) continue;
+        if (!Object.hasOwn(fields, name)) {
+          throw new ConfigError(
+            `unknown key "${name}" in "${key}"`,
+            { ...at, path: [...path, name] },
+            didYouMean(name, Object.keys(fields)),
+          );
+        }
+        checkField(name, item, fields[name]!, { ...at, path });
+      }
       return;
     }
     case "string map": {

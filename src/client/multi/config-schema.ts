@@ -16,6 +16,16 @@ export interface EntrySchema {
 
 const HTTP_TRANSPORTS = ["streamable-http", "http", "sse"] as const;
 
+/** The OAuth settings an HTTP entry may hold (see `ServerAuthConfig`). */
+const AUTH_FIELDS: FieldTable = {
+  clientId: { type: "string", nonEmpty: true },
+  clientSecret: { type: "string", nonEmpty: true },
+  clientMetadataUrl: { type: "string", nonEmpty: true },
+  clientName: { type: "string", nonEmpty: true },
+  scopes: { type: "strings", nonEmpty: true },
+  redirectUri: { type: "string", nonEmpty: true },
+};
+
 /** A server entry as `MultiServerClient` reads it. */
 export const SERVER_ENTRY: EntrySchema = {
   common: {
@@ -33,6 +43,11 @@ export const SERVER_ENTRY: EntrySchema = {
   http: {
     url: { type: "string", nonEmpty: true },
     headers: { type: "string map" },
+    auth: {
+      type: "object",
+      fields: AUTH_FIELDS,
+      expected: 'an object of OAuth settings, such as { "clientId": "…" }',
+    },
     transport: { type: "choice", values: HTTP_TRANSPORTS },
     type: { type: "choice", values: HTTP_TRANSPORTS },
   },

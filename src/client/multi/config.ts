@@ -17,10 +17,26 @@ export interface StdioServerConfig {
   type?: "stdio";
 }
 
+/**
+ * The OAuth settings of an HTTP server's entry: with `auth` (even `{}`), the client authorizes when
+ * the server answers `401`. What cannot be written in JSON (`onAuthorizationUrl`, `store`) comes
+ * from `MultiServerOptions.auth`.
+ */
+export interface ServerAuthConfig {
+  clientId?: string;
+  clientSecret?: string;
+  clientMetadataUrl?: string;
+  clientName?: string;
+  scopes?: string[];
+  redirectUri?: string;
+}
+
 /** A server reached over HTTP: Streamable HTTP, falling back to legacy SSE unless `transport` says. */
 export interface HttpServerConfig {
   url: string;
   headers?: Record<string, string>;
+  /** OAuth for a protected server. */
+  auth?: ServerAuthConfig;
   transport?: "streamable-http" | "http" | "sse";
   /** The spelling of `transport` in Claude Code's and Cursor's configs; `transport` wins if both are given. */
   type?: "streamable-http" | "http" | "sse";

@@ -1,4 +1,6 @@
 import { Emitter } from "../../util/emitter.js";
+import type { OAuthOptions } from "../auth/options.js";
+import { MemoryTokenStore } from "../auth/store.js";
 import type { McpClient } from "../client.js";
 import type { CommonClientOptions } from "../options.js";
 import type { McpToolOptions } from "../tool-adapter.js";
@@ -30,6 +32,12 @@ export interface MultiServerOptions extends Omit<McpToolOptions, "name"> {
   clientOptions?: CommonClientOptions | ((server: string) => CommonClientOptions);
   /** Each line a stdio server writes to stderr. */
   onStderr?: (server: string, line: string) => void;
+  /**
+   * OAuth options (`onAuthorizationUrl`, `store`, `grant`…) for every server whose entry has
+   * `auth`, or per server name; the entry's own `auth` settings win. Tokens are kept in memory for
+   * the life of this client unless a `store` is given.
+   */
+  auth?: OAuthOptions | ((server: string) => OAuthOptions);
   /**
    * Expand `${VAR}` and `${VAR:-default}` in each server's entry from this environment as that server
    * connects. A server whose variable is not set fails alone, with a `ConfigError` in `failures`; the
@@ -138,6 +146,7 @@ export class MultiServerClient {
         options.reconnect === false ? (false as const) : { ...DEFAULT_RECONNECT, ...options.reconnect },
       clientOptions: options.clientOptions,
       onStderr: options.onStderr,
+      auth: authFor(options.auth),
       prepare:
         env || configFile
           ? (name: string, server: ServerConfig) =>
@@ -270,4 +279,13 @@ export class MultiServerClient {
     if (!found) throw new Error(`No server named "${name}" (servers: ${this.servers.join(", ") || "none"})`);
     return found;
   }
+}
+
+/** Each server's OAuth options, with one memory store shared by all unless they name one. */
+function authFor(given: MultiServerOptions["auth"]) {
+  const store = new MemoryTokenStore();
+  return (server: string) => {
+    const options = (typeof given === "function" ? given(server) : given) ?? {};
+    return { ...options, store: options.store ?? store };
+  };
 }

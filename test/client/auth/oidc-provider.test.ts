@@ -2,7 +2,14 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { FileTokenStore, McpClient, MemoryTokenStore, OAuthSession } from "../../../src/client/index.js";
+import {
+  ConfigError,
+  FileTokenStore,
+  McpClient,
+  MemoryTokenStore,
+  MultiServerClient,
+  OAuthSession,
+} from "../../../src/client/index.js";
 import {
   browserlessUser,
   type ProtectedServer,
@@ -186,5 +193,32 @@ describe("OAuth against oidc-provider", () => {
     });
     expect((await client.callTool("echo", { text: "hi" })).text()).toBe("hi");
     expect(as.grants).toEqual(["client_credentials"]);
+  });
+
+  it("authorizes the servers of a MultiServerClient config whose entry has auth", async () => {
+    const { server } = await setup();
+    const user = browserlessUser();
+    const multi = await MultiServerClient.connect(
+      { mcpServers: { protected: { url: server.url, auth: { scopes: ["mcp:tools"] } } } },
+      { auth: { onAuthorizationUrl: user.handler }, failOnError: true },
+    );
+    cleanup.push(() => multi.close());
+    const [echo] = multi.tools();
+    expect(echo?.name).toBe("echo");
+    expect(await echo!.invoke({ text: "hi" })).toMatchObject({ text: "hi", isError: false });
+    expect(user.visits[0]!.searchParams.get("scope")).toContain("mcp:tools");
+  });
+
+  it("checks the auth settings of a config entry", async () => {
+    await expect(
+      MultiServerClient.connect({
+        mcpServers: { s: { url: "http://127.0.0.1:1/mcp", auth: { clientID: "x" } as never } },
+      }),
+    ).rejects.toThrow(ConfigError);
+    await expect(
+      MultiServerClient.connect({
+        mcpServers: { s: { url: "http://127.0.0.1:1/mcp", auth: { clientID: "x" } as never } },
+      }),
+    ).rejects.toThrow(/unknown key "clientID" in "auth".*clientId/s);
   });
 });
