@@ -36,6 +36,16 @@ describe("the examples, as built from examples/", () => {
     expect(stdout).toContain("Closed; the server process has exited.");
   });
 
+  it("the OAuth client signs in at an in-process authorization server and calls a protected tool", async () => {
+    const stdout = await runExample("oauth-client.js");
+    expect(stdout).toMatch(
+      /sign in at http:\/\/127\.0\.0\.1:\d+\/auth: scope=notes:read offline_access, PKCE S256/,
+    );
+    expect(stdout).toContain("read_notes → 1. Buy milk  2. Call Bob");
+    expect(stdout).toContain("token: bearer, scope notes:read, refresh token kept");
+    expect(stdout).toContain("Closed.");
+  });
+
   it("the calculator server works for the official SDK client", async () => {
     const client = new Client({ name: "sdk", version: "1.0.0" });
     const transport = new StdioClientTransport({
