@@ -1,8 +1,13 @@
+export type {
+  AuthChallenge,
+  AuthorizedRequest,
+  HttpAuthorizer,
+} from "../../transports/http/shared/authorizer.js";
 export { openBrowser } from "./browser.js";
 export { type Challenge, parseWwwAuthenticate } from "./challenge.js";
 export type { ResourceMetadata } from "./discovery.js";
 export { isOAuthError, OAuthError, type OAuthErrorData } from "./errors.js";
-export { FileTokenStore } from "./file-store.js";
+export { defaultOAuthDirectory, FileTokenStore } from "./file-store.js";
 export { type LoopbackReceiver, startLoopbackReceiver } from "./loopback.js";
 export type {
   AuthorizationCodeGrant,

@@ -15,11 +15,6 @@ import { MemoryTokenStore, type StoredAuthorization, type StoredTokens, type Tok
 /** Tokens this close to expiry are refreshed before they are used. */
 const REFRESH_MARGIN = 30_000;
 
-/** A request as the session marks it: the access token it was sent with. */
-interface TrackedRequest extends AuthorizedRequest {
-  sentToken?: string;
-}
-
 /** How one authorization is asked for. */
 export interface AuthorizeRequest {
   /** The challenge that asked for it, if any. */
@@ -48,6 +43,8 @@ export class OAuthSession implements HttpAuthorizer {
   private discovered: Discovered | undefined;
   private dpop: DpopKey | undefined;
   private running: Promise<void> | undefined;
+  /** The access token each request in flight was sent with. */
+  private readonly sent = new WeakMap<AuthorizedRequest, string>();
   /** How many times tokens were obtained or refreshed. */
   private obtained = 0;
   /** Authorizations in a row whose token the server refused again (reset when it accepts one). */
@@ -90,7 +87,8 @@ export class OAuthSession implements HttpAuthorizer {
     await this.store.delete(this.key);
   }
 
-  async headers(request: TrackedRequest): Promise<Record<string, string>> {
+  async headers(request: AuthorizedRequest): Promise<Record<string, string>> {
+    this.sent.delete(request);
     // Tokens are for the MCP server alone.
     if (request.url.origin !== this.server.origin) return {};
     if (this.running) await this.running.catch(() => {});
@@ -100,7 +98,7 @@ export class OAuthSession implements HttpAuthorizer {
       tokens = this.state?.tokens;
     }
     if (!tokens) return {};
-    request.sentToken = tokens.access_token;
+    this.sent.set(request, tokens.access_token);
     if (tokens.token_type !== "dpop") return { authorization: `Bearer ${tokens.access_token}` };
     const key = await this.dpopKey(false);
     if (!key) return {};
@@ -110,7 +108,8 @@ export class OAuthSession implements HttpAuthorizer {
     };
   }
 
-  async challenged(challenge: AuthChallenge, request: TrackedRequest, attempt: number): Promise<boolean> {
+  async challenged(challenge: AuthChallenge, request: AuthorizedRequest, attempt: number): Promise<boolean> {
+    const sentToken = this.sent.get(request);
     if (request.url.origin !== this.server.origin) return false;
     const parsed = oauthChallenge(parseWwwAuthenticate(challenge.wwwAuthenticate));
     const error = parsed?.params.error;
@@ -122,9 +121,8 @@ export class OAuthSession implements HttpAuthorizer {
     if (challenge.status === 403 && error !== "insufficient_scope") return false;
     const current = this.state?.tokens?.access_token;
     // Another request renewed the token since this one was sent: sending it again is enough.
-    if (request.sentToken !== undefined && current !== undefined && current !== request.sentToken)
-      return true;
-    if (request.sentToken !== undefined && request.sentToken === current) this.refusedInARow++;
+    if (sentToken !== undefined && current !== undefined && current !== sentToken) return true;
+    if (sentToken !== undefined && sentToken === current) this.refusedInARow++;
     const limit = this.options.maxAuthorizations ?? 3;
     if (this.refusedInARow >= limit) {
       // The next request may try again; this one has had its tries.
@@ -135,21 +133,16 @@ export class OAuthSession implements HttpAuthorizer {
       );
     }
     await this.once(async () => {
-      if (
-        challenge.status === 401 &&
-        attempt === 0 &&
-        request.sentToken !== undefined &&
-        (await this.refresh(true))
-      )
+      if (challenge.status === 401 && attempt === 0 && sentToken !== undefined && (await this.refresh(true)))
         return;
       await this.acquire({ ...(parsed && { challenge: parsed }), stepUp: challenge.status === 403 });
     });
     return true;
   }
 
-  accepted(request: TrackedRequest): void {
-    if (request.sentToken !== undefined && request.sentToken === this.state?.tokens?.access_token)
-      this.refusedInARow = 0;
+  accepted(request: AuthorizedRequest): void {
+    const sentToken = this.sent.get(request);
+    if (sentToken !== undefined && sentToken === this.state?.tokens?.access_token) this.refusedInARow = 0;
   }
 
   /** One authorization at a time: a request that needs one while another runs waits for it. */

@@ -4,6 +4,7 @@ export {
   loadConfigFile,
   type McpServersConfig,
   parseConfig,
+  type ServerAuthConfig,
   type ServerConfig,
   type StdioServerConfig,
 } from "./config.js";
