@@ -2,6 +2,7 @@
 /** `mcpkit`: inspect and call MCP servers from the command line, and run the bundled ones. */
 import { Command, CommanderError } from "commander";
 import { VERSION as version } from "../version.js";
+import { registerAuthCommands } from "./commands/auth.js";
 import { registerCallCommand } from "./commands/call.js";
 import { registerCompleteCommand } from "./commands/complete.js";
 import { registerListCommands } from "./commands/list.js";
@@ -20,7 +21,9 @@ const OVERVIEW = `
 Naming the server:
   The server is the last argument:
     http://host:port/mcp   a URL: Streamable HTTP, falling back to legacy SSE
-                           (--transport forces one; --header adds HTTP headers)
+                           (--transport forces one; --header adds HTTP headers); a
+                           protected server asks you to sign in (OAuth), or run
+                           mcpkit login URL first
     NAME --config FILE     a server from an mcpServers config file (mcp.json)
     -- COMMAND [ARGS...]   a command that starts a stdio server (--env adds variables)
 
@@ -97,6 +100,7 @@ function program(context: CliContext): Command {
   registerCompleteCommand(root, context);
   registerServeCommand(root, context);
   registerProxyCommand(root, context);
+  registerAuthCommands(root);
   return root;
 }
 

@@ -2,11 +2,12 @@ import { type Command, Option } from "commander";
 import { type ProtocolVersion, SUPPORTED_VERSIONS } from "../../protocol/revisions/index.js";
 import type { LoggingLevel } from "../../protocol/types/client-features.js";
 import { LOGGING_LEVELS } from "../../server/logging.js";
+import type { AuthCliOptions } from "./auth.js";
 import { UsageError } from "./errors.js";
 import { didYouMean } from "./suggest.js";
 
 /** The options every command that talks to a server takes. */
-export interface ClientCliOptions {
+export interface ClientCliOptions extends AuthCliOptions {
   config?: string;
   header?: string[];
   transport?: "streamable-http" | "sse";
@@ -78,6 +79,9 @@ export function addClientOptions(command: Command): Command {
   return command
     .option("-c, --config <file>", "read servers from an mcpServers config file (mcp.json); name one")
     .option("-H, --header <name:value>", "HTTP header to send (repeatable)", collect)
+    .option("--client-id <id>", "OAuth: a client registered with the server's authorization server")
+    .option("--scopes <scopes>", "OAuth: scopes to ask for when the server names none (comma-separated)")
+    .option("--no-browser", "OAuth: print the sign-in URL instead of opening a browser")
     .addOption(
       new Option("--transport <kind>", "HTTP transport (default: Streamable HTTP, then legacy SSE)").choices([
         "streamable-http",

@@ -1,11 +1,13 @@
 /** Naming the server on the command line, connecting to it, and the life of one connection. */
 import { basename } from "node:path";
+import type { OAuthOptions } from "../../client/auth/options.js";
 import { McpClient } from "../../client/client.js";
 import { expandServerConfig, type ServerConfig } from "../../client/multi/config.js";
 import type { HttpClientOptions, StdioClientOptions } from "../../client/options.js";
 import { McpError } from "../../jsonrpc/errors.js";
 import type { LoggingMessageNotificationParams } from "../../protocol/types/client-features.js";
 import { type ProxyServerConfig, readProxyConfig } from "../../proxy/config.js";
+import { cliAuth } from "./auth.js";
 import { elicitationHandler } from "./elicit.js";
 import { ConnectionError, describeError, Exit, UsageError } from "./errors.js";
 import { type ClientCliOptions, envOf, headersOf } from "./options.js";
@@ -84,9 +86,10 @@ export async function resolveTarget(spec: ServerSpec, options: ClientCliOptions)
   if (name === undefined)
     throw new UsageError("name the server: a URL, a name from --config, or a command after --");
   if (isUrl(name)) {
+    const headers = headersOf(options.header);
     return {
       label: name,
-      connect: { url: name, headers: headersOf(options.header), transport: options.transport },
+      connect: { url: name, headers, transport: options.transport, ...oauthFor(name, headers, options) },
     };
   }
   if (!options.config) {
@@ -129,11 +132,20 @@ export async function resolveTarget(spec: ServerSpec, options: ClientCliOptions)
   }
   const transportOf = entry.transport ?? entry.type;
   const transport = options.transport ?? (transportOf === "sse" ? "sse" : transportOf && "streamable-http");
-  return {
-    label,
-    timeout: entry.timeout,
-    connect: { url: entry.url, headers: { ...entry.headers, ...headersOf(options.header) }, transport },
-  };
+  const headers = { ...entry.headers, ...headersOf(options.header) };
+  const oauth = oauthFor(entry.url, headers, options);
+  if (oauth.auth && entry.auth) oauth.auth = { ...oauth.auth, ...entry.auth };
+  return { label, timeout: entry.timeout, connect: { url: entry.url, headers, transport, ...oauth } };
+}
+
+/**
+ * OAuth for a server reached by URL, with the tokens `mcpkit login` keeps; none when the user sends
+ * an `Authorization` header of their own.
+ */
+function oauthFor(url: string, headers: Record<string, string> | undefined, options: ClientCliOptions) {
+  if (Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "authorization")) return {};
+  const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  return { auth: cliAuth(options, url, interactive) as OAuthOptions | undefined };
 }
 
 /** How each log level stands out on a terminal. */

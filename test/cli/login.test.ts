@@ -1,0 +1,91 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { browserlessUser, startAuthorizationServer, startProtectedServer } from "../helpers/oauth-servers.js";
+import { CLI, mcpkit, ROOT, SLOW } from "./run.js";
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+/** `mcpkit login --no-browser <url>`, signed in by a browserless user once it prints the URL. */
+function loginWithoutBrowser(url: string, env: NodeJS.ProcessEnv) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, "login", "--no-browser", url], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    let signedIn = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      const shown = /open this URL on this machine:\n {2}(\S+)/.exec(stderr);
+      if (!shown || signedIn) return;
+      signedIn = true;
+      const authorization = new URL(shown[1]!);
+      const redirectUri = authorization.searchParams.get("redirect_uri")!;
+      const user = browserlessUser({ visitRedirect: true });
+      Promise.resolve(
+        user.handler(authorization, { redirectUri, signal: AbortSignal.timeout(30_000) }),
+      ).catch(reject);
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("mcpkit login / logout", () => {
+  it(
+    "signs in, lets later commands use the kept tokens without showing them, and forgets them",
+    SLOW,
+    async () => {
+      const as = await startAuthorizationServer();
+      cleanup.push(() => as.close());
+      const server = await startProtectedServer({ as });
+      cleanup.push(() => server.close());
+      const home = await mkdtemp(join(tmpdir(), "mcpkit-login-"));
+      cleanup.push(() => rm(home, { recursive: true, force: true }));
+      const env = { XDG_CONFIG_HOME: home };
+
+      const login = await loginWithoutBrowser(server.url, env);
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.stdout).toContain(`Signed in to ${server.url} (scopes: mcp:tools`);
+      const folder = join(home, "mcpkit", "oauth");
+      const [file] = await readdir(folder);
+      expect((await stat(join(folder, file!))).mode & 0o777).toBe(0o600);
+      const token = JSON.parse(await readFile(join(folder, file!), "utf8")).value.tokens
+        .access_token as string;
+
+      const tools = await mcpkit(["tools", "--trace", server.url], { env });
+      expect(tools.code, tools.stderr).toBe(0);
+      expect(tools.stdout).toContain("echo");
+      expect(tools.stderr).toContain("tools/list");
+      expect(tools.stderr + tools.stdout).not.toContain(token);
+      expect(server.seen.some((r) => r.authorization === `Bearer ${token}`)).toBe(true);
+
+      const logout = await mcpkit(["logout", server.url], { env });
+      expect(logout.stdout).toContain(`Signed out of ${server.url}`);
+      expect(await readdir(folder)).toEqual([]);
+
+      // Not at a terminal, a command does not wait for a sign-in no one can do.
+      const refused = await mcpkit(["tools", server.url], { env });
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toContain(`run mcpkit login ${server.url}`);
+    },
+  );
+
+  it("refuses what is not a URL", async () => {
+    const run = await mcpkit(["login", "mcp.example.com"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("give the server's URL");
+  });
+});
