@@ -78,6 +78,23 @@ describe("OAuth against oidc-provider", () => {
     await expect(fetch(redirect)).rejects.toThrow();
   });
 
+  it("connects when signing in takes longer than the probe and the handshake may", async () => {
+    const { server } = await setup();
+    const user = browserlessUser();
+    const slowUser: typeof user.handler = async (url, context) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return user.handler(url, context);
+    };
+    const client = await connect({
+      url: server.url,
+      auth: { onAuthorizationUrl: slowUser },
+      probeTimeout: 200,
+      handshakeTimeout: 1000,
+    });
+    expect((await client.callTool("echo", { text: "late" })).text()).toBe("late");
+    expect(user.visits).toHaveLength(1);
+  });
+
   it("refreshes a token about to expire before using it, without signing in again", async () => {
     // Tokens that live 10 s are inside the client's refresh margin from the start.
     const { as, server } = await setup({ accessTokenTtl: 10 });
