@@ -23,13 +23,24 @@ export interface TokenContext {
   dpop: DpopKey | undefined;
 }
 
-/** The options of one token request: resource indicator, DPoP, and the HTTP settings. */
-function requestOptions(context: TokenContext, extra: Record<string, string> = {}) {
+/** The HTTP settings and DPoP handle of one token request. */
+function requestOptions(context: TokenContext) {
   return {
     ...context.http.options(context.as.token_endpoint),
-    additionalParameters: { resource: context.resource, ...extra },
     ...(context.dpop && { DPoP: context.dpop.handle }),
   };
+}
+
+/** The same, with the resource indicator for the grants whose parameters oauth4webapi sets itself. */
+function withResource(context: TokenContext) {
+  return { ...requestOptions(context), additionalParameters: { resource: context.resource } };
+}
+
+/** A grant's own parameters: `resource`, and `scope` when there are scopes to ask for. */
+function grantParameters(context: TokenContext, own: Record<string, string> = {}): Record<string, string> {
+  const parameters: Record<string, string> = { ...own, resource: context.resource };
+  if (context.scopes.length > 0) parameters.scope = context.scopes.join(" ");
+  return parameters;
 }
 
 /**
@@ -83,7 +94,7 @@ export function exchangeCode(
       callback,
       redirectUri,
       verifier,
-      requestOptions(context),
+      withResource(context),
     );
     return oauth.processAuthorizationCodeResponse(as, client, response);
   });
@@ -98,7 +109,7 @@ export function refresh(context: TokenContext, refreshToken: string): Promise<oa
       client,
       auth,
       refreshToken,
-      requestOptions(context),
+      withResource(context),
     );
     return oauth.processRefreshTokenResponse(as, client, response);
   });
@@ -106,30 +117,32 @@ export function refresh(context: TokenContext, refreshToken: string): Promise<oa
 
 /** The client credentials grant. */
 export function clientCredentials(context: TokenContext): Promise<oauth.TokenEndpointResponse> {
-  const { as, client, auth, scopes } = context;
-  const parameters: Record<string, string> = { resource: context.resource };
-  if (scopes.length > 0) parameters.scope = scopes.join(" ");
+  const { as, client, auth } = context;
+  const parameters = grantParameters(context);
   return withNonce(`The client credentials grant at ${as.token_endpoint} failed`, async () => {
-    const { additionalParameters: _, ...options } = requestOptions(context);
-    const response = await oauth.clientCredentialsGrantRequest(as, client, auth, parameters, options);
+    const response = await oauth.clientCredentialsGrantRequest(
+      as,
+      client,
+      auth,
+      parameters,
+      requestOptions(context),
+    );
     return oauth.processClientCredentialsResponse(as, client, response);
   });
 }
 
 /** The JWT bearer grant (RFC 7523) with `assertion`. */
 export function jwtBearer(context: TokenContext, assertion: string): Promise<oauth.TokenEndpointResponse> {
-  const { as, client, auth, scopes } = context;
-  const parameters: Record<string, string> = { assertion, resource: context.resource };
-  if (scopes.length > 0) parameters.scope = scopes.join(" ");
+  const { as, client, auth } = context;
+  const parameters = grantParameters(context, { assertion });
   return withNonce(`The JWT bearer grant at ${as.token_endpoint} failed`, async () => {
-    const { additionalParameters: _, ...options } = requestOptions(context);
     const response = await oauth.genericTokenEndpointRequest(
       as,
       client,
       auth,
       JWT_BEARER,
       parameters,
-      options,
+      requestOptions(context),
     );
     return oauth.processGenericTokenEndpointResponse(as, client, response);
   });
@@ -159,14 +172,12 @@ export async function identityAssertion(context: TokenContext, grant: Enterprise
   const idpAuth =
     grant.clientSecret === undefined ? oauth.None() : oauth.ClientSecretPost(grant.clientSecret);
   const idToken = typeof grant.idToken === "function" ? await grant.idToken() : grant.idToken;
-  const parameters: Record<string, string> = {
+  const parameters = grantParameters(context, {
     requested_token_type: ID_JAG_TYPE,
     audience: context.as.issuer,
-    resource: context.resource,
     subject_token: idToken,
     subject_token_type: ID_TOKEN_TYPE,
-  };
-  if (context.scopes.length > 0) parameters.scope = context.scopes.join(" ");
+  });
   try {
     const response = await oauth.genericTokenEndpointRequest(
       idp,
