@@ -4,7 +4,7 @@ import type {
   HttpAuthorizer,
 } from "../../transports/http/shared/authorizer.js";
 import { type Challenge, oauthChallenge, parseWwwAuthenticate, scopesOf } from "./challenge.js";
-import { type Discovered, discover } from "./discovery.js";
+import { type Discovered, discover, messageOf } from "./discovery.js";
 import { DpopKey, dpopSupported } from "./dpop.js";
 import { isOAuthError, OAuthError } from "./errors.js";
 import { obtainTokens, refreshTokens } from "./flow.js";
@@ -212,8 +212,25 @@ export class OAuthSession implements HttpAuthorizer {
     }
   }
 
-  /** A new authorization with the configured grant: discovery, client identity, tokens. */
+  /**
+   * A new authorization with the configured grant. Whatever fails in it (the host's
+   * `onAuthorizationUrl` included) fails as an `OAuthError`: the request that needed it cannot go on.
+   */
   private async acquire(request: AuthorizeRequest): Promise<void> {
+    try {
+      await this.authorizeAnew(request);
+    } catch (error) {
+      if (isOAuthError(error)) throw error;
+      throw new OAuthError(
+        `Authorizing for ${this.server.href} failed: ${messageOf(error)}`,
+        {},
+        { cause: error },
+      );
+    }
+  }
+
+  /** Discovery, client identity, tokens. */
+  private async authorizeAnew(request: AuthorizeRequest): Promise<void> {
     const found = await this.discovery(true, request.challenge?.params.resource_metadata);
     let state = await this.load();
     if (state && state.issuer !== found.as.issuer) {
@@ -230,8 +247,9 @@ export class OAuthSession implements HttpAuthorizer {
       dpop,
       challengedScopes: scopesOf(request.challenge?.params.scope),
       previousScopes: request.stepUp ? state?.scopes : undefined,
+      // Kept at once: a sign-in abandoned now needs no new registration next time.
       onClient: async (client) => {
-        state = { issuer: found.as.issuer, resource: found.resource, ...(client && { client }) };
+        state = { ...state, issuer: found.as.issuer, resource: found.resource, ...(client && { client }) };
         await this.save(state);
       },
     });
