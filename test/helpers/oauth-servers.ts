@@ -272,16 +272,20 @@ export interface ProtectedServerOptions {
   scope?: string;
   /** Ask for DPoP-bound tokens (the `DPoP` challenge scheme) and check every proof. */
   dpop?: boolean;
+  /** More scope a tool's calls need, by tool name: a token without it gets `403 insufficient_scope`. */
+  toolScopes?: Record<string, string>;
 }
 
-/** An mcpkit server (a tool `echo`) that accepts only requests with a token the authorization server issued for it. */
+/** An mcpkit server (tools `echo` and `admin`) that accepts only requests with a token the authorization server issued for it. */
 export async function startProtectedServer(options: ProtectedServerOptions): Promise<ProtectedServer> {
   const { z } = await import("zod");
-  const mcp = new McpServer({ name: "protected", version: "1.0.0" }).tool(
-    "echo",
-    { description: "Echoes its text", input: z.object({ text: z.string() }) },
-    ({ text }) => text,
-  );
+  const mcp = new McpServer({ name: "protected", version: "1.0.0" })
+    .tool(
+      "echo",
+      { description: "Echoes its text", input: z.object({ text: z.string() }) },
+      ({ text }) => text,
+    )
+    .tool("admin", { description: "Does something only admins may" }, () => "done");
   const backend = await mcp.serveHttp();
   const front = createServer();
   const port = await listen(front);
@@ -295,10 +299,10 @@ export async function startProtectedServer(options: ProtectedServerOptions): Pro
   const jtis = new Set<string>();
   const distrusted = new Set<string>();
 
-  const refuse = (res: ServerResponse, status: number, error?: string) => {
+  const refuse = (res: ServerResponse, status: number, error?: string, wanted = scope) => {
     const params = [
       `resource_metadata="${metadataUrl}"`,
-      `scope="${scope}"`,
+      `scope="${wanted}"`,
       ...(error ? [`error="${error}"`] : []),
     ];
     res.writeHead(status, {
@@ -309,14 +313,15 @@ export async function startProtectedServer(options: ProtectedServerOptions): Pro
   };
 
   /** The token's problem, or `undefined` when it may pass. */
-  const check = async (req: IncomingMessage): Promise<string | undefined> => {
+  const check = async (req: IncomingMessage, needed: string[]): Promise<string | undefined> => {
     const [given, token] = (req.headers.authorization ?? "").split(" ");
     if (!token || given?.toLowerCase() !== scheme.toLowerCase()) return "no token";
     if (distrusted.has(token)) return "invalid_token";
     const info = await options.as.introspect(token);
     const audiences = Array.isArray(info.aud) ? info.aud : [info.aud];
     if (!info.active || !audiences.includes(resource)) return "invalid_token";
-    if (!(info.scope ?? "").split(" ").includes(scope)) return "insufficient_scope";
+    const granted = (info.scope ?? "").split(" ");
+    if (!needed.every((s) => granted.includes(s))) return "insufficient_scope";
     if (!options.dpop) return info.cnf?.jkt === undefined ? undefined : "invalid_token";
     const proof = req.headers.dpop;
     if (typeof proof !== "string" || info.cnf?.jkt === undefined) return "invalid_token";
@@ -348,9 +353,20 @@ export async function startProtectedServer(options: ProtectedServerOptions): Pro
       res.writeHead(404).end();
       return;
     }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    let toolScope: string | undefined;
     try {
-      const problem = await check(req);
-      if (problem === "insufficient_scope") return refuse(res, 403, problem);
+      const message = JSON.parse(body.toString("utf8")) as { method?: string; params?: { name?: string } };
+      if (message.method === "tools/call") toolScope = options.toolScopes?.[message.params?.name ?? ""];
+    } catch {
+      // not a JSON body (a GET): no tool to check
+    }
+    try {
+      const problem = await check(req, toolScope ? [scope, toolScope] : [scope]);
+      // Like the servers of the referee, the challenge names only the scope that is missing.
+      if (problem === "insufficient_scope") return refuse(res, 403, problem, toolScope);
       if (problem !== undefined) return refuse(res, 401, problem === "no token" ? undefined : problem);
     } catch {
       return refuse(res, 401, "invalid_token");
@@ -365,7 +381,7 @@ export async function startProtectedServer(options: ProtectedServerOptions): Pro
       },
     );
     forward.on("error", () => res.destroy());
-    req.pipe(forward);
+    forward.end(body);
   });
 
   return {

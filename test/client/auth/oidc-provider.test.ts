@@ -24,10 +24,14 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function setup(options: Parameters<typeof startAuthorizationServer>[0] = {}, dpop = false) {
+async function setup(
+  options: Parameters<typeof startAuthorizationServer>[0] = {},
+  dpop = false,
+  toolScopes?: Record<string, string>,
+) {
   const as = await startAuthorizationServer(options);
   cleanup.push(() => as.close());
-  const server = await startProtectedServer({ as, dpop });
+  const server = await startProtectedServer({ as, dpop, ...(toolScopes && { toolScopes }) });
   cleanup.push(() => server.close());
   return { as, server };
 }
@@ -93,6 +97,25 @@ describe("OAuth against oidc-provider", () => {
     });
     expect((await client.callTool("echo", { text: "late" })).text()).toBe("late");
     expect(user.visits).toHaveLength(1);
+  });
+
+  it("steps up on 403 insufficient_scope, asking for the scopes held and the missing one", async () => {
+    const { server } = await setup({}, false, { admin: "mcp:admin" });
+    const user = browserlessUser();
+    const session = new OAuthSession(server.url, { onAuthorizationUrl: user.handler });
+    const client = await connect({ url: server.url, auth: session });
+    await client.callTool("echo", { text: "first" });
+    expect((await client.callTool("admin")).text()).toBe("done");
+    expect(user.visits).toHaveLength(2);
+    expect(user.visits[1]!.searchParams.get("scope")?.split(" ")).toEqual(
+      expect.arrayContaining(["mcp:tools", "mcp:admin"]),
+    );
+    expect((await session.tokens())!.scope?.split(" ")).toEqual(
+      expect.arrayContaining(["mcp:tools", "mcp:admin"]),
+    );
+    // The broader token still does what the first one did.
+    expect((await client.callTool("echo", { text: "again" })).text()).toBe("again");
+    expect(user.visits).toHaveLength(2);
   });
 
   it("refreshes a token about to expire before using it, without signing in again", async () => {
@@ -220,8 +243,7 @@ describe("OAuth against oidc-provider", () => {
       { auth: { onAuthorizationUrl: user.handler }, failOnError: true },
     );
     cleanup.push(() => multi.close());
-    const [echo] = multi.tools();
-    expect(echo?.name).toBe("echo");
+    const echo = multi.tools().find((tool) => tool.name === "echo");
     expect(await echo!.invoke({ text: "hi" })).toMatchObject({ text: "hi", isError: false });
     expect(user.visits[0]!.searchParams.get("scope")).toContain("mcp:tools");
   });
