@@ -195,7 +195,9 @@ describe("OAuth against oidc-provider", () => {
         {
           client_id: "registered-app",
           client_secret: "registered-secret",
-          redirect_uris: ["http://127.0.0.1:53682/callback"],
+          // A native app: its loopback redirect may come on any port (RFC 8252 §7.3).
+          application_type: "native",
+          redirect_uris: ["http://127.0.0.1/callback"],
           token_endpoint_auth_method: "client_secret_basic",
         },
       ],
@@ -206,7 +208,6 @@ describe("OAuth against oidc-provider", () => {
       auth: {
         clientId: "registered-app",
         clientSecret: "registered-secret",
-        redirectUri: "http://127.0.0.1:53682/callback",
         onAuthorizationUrl: user.handler,
       },
     });
