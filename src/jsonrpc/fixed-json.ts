@@ -6,11 +6,14 @@
 
 const FIXED = new WeakMap<object, string>();
 
-/** Freezes `value` and everything in it. */
+/** Freezes `value` and everything in it, however deep (a loop, not recursion). */
 export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next !== "object" || next === null || Object.isFrozen(next)) continue;
+    Object.freeze(next);
+    for (const key in next) stack.push((next as Record<string, unknown>)[key]);
   }
   return value;
 }

@@ -73,7 +73,16 @@ export class MessageParser {
   private learn(text: string, value: unknown): void {
     const meta = bodyOf(value)?._meta;
     if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return;
-    const tail = `"_meta":${JSON.stringify(meta)}}}`;
+    let json: string;
+    try {
+      json = JSON.stringify(meta);
+    } catch {
+      // Nested deeper than the serializer can walk: the message goes through as parsed, uncached.
+      this.skip = this.backoff;
+      this.backoff = Math.min(this.backoff * 2, 1024);
+      return;
+    }
+    const tail = `"_meta":${json}}}`;
     const useless = !text.endsWith(tail) || (this.meta !== undefined && this.hits === 0);
     if (useless) {
       // Not in the serializer's form, or the last one learned never came again: learn less often.

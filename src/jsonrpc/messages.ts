@@ -46,8 +46,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function isId(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+/**
+ * A request id as MCP accepts it: a string, or an integer JSON numbers carry exactly. `1.5` is
+ * not one, and integers beyond 2^53 would stand for one another once parsed.
+ */
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === "string" || Number.isSafeInteger(value);
 }
 
 export function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {
@@ -75,7 +79,7 @@ export function messageProblem(value: unknown): string | undefined {
   if (!isObject(value)) return "a JSON-RPC message must be a JSON object";
   if (value.jsonrpc !== "2.0") return 'the "jsonrpc" member must be exactly "2.0"';
   const hasId = "id" in value;
-  if (hasId && !isId(value.id)) return 'the "id" member must be a string or a number';
+  if (hasId && !isRequestId(value.id)) return 'the "id" member must be a string or a safe integer';
   if ("method" in value) {
     if (typeof value.method !== "string") return 'the "method" member must be a string';
     if ("params" in value && value.params !== undefined && !isObject(value.params)) {

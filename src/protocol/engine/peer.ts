@@ -7,7 +7,7 @@ import type {
   JSONRPCRequest,
   RequestId,
 } from "../../jsonrpc/messages.js";
-import { messageProblem } from "../../jsonrpc/messages.js";
+import { isRequestId, messageProblem } from "../../jsonrpc/messages.js";
 import type { CheckedMessage, Transport } from "../transport.js";
 import type { Result } from "../types/base.js";
 import type { RequestMeta } from "../types/lifecycle.js";
@@ -227,14 +227,32 @@ export class Peer {
   }
 
   private invalid(value: unknown, problem: string): void {
+    if (this.ended !== undefined) return;
     const id = (value as { id?: unknown } | null)?.id;
+    if (looksLikeResponse(value)) {
+      // Answering a response would start an exchange nobody asked for: it is dropped, and said.
+      const which = isRequestId(id) ? ` to request ${id}` : "";
+      this.onerror(
+        new McpError(ErrorCode.InvalidRequest, `Dropped a malformed response${which}: ${problem}`),
+      );
+      return;
+    }
     const error: JSONRPCErrorResponse = {
       jsonrpc: "2.0",
       error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${problem}` },
     };
-    if (typeof id === "string" || typeof id === "number") error.id = id;
-    if (this.ended !== undefined) return;
-    this.send(error);
+    // An id that is not a valid one is not echoed: it could stand for another request's.
+    if (isRequestId(id)) error.id = id;
+    this.sendOrReport(error);
+  }
+
+  /** Sends a message nobody waits on (an error answer); a failure to send is reported, not thrown. */
+  private sendOrReport(message: JSONRPCMessage): void {
+    try {
+      this.send(message);
+    } catch (error) {
+      this.onerror(error as Error);
+    }
   }
 
   private handleNotification(message: JSONRPCNotification): void {
@@ -296,16 +314,31 @@ export class Peer {
     }
     // A cancelled request gets no response; the requester has already given up on it.
     if (request.cancelled || this.ended !== undefined) return;
-    if (error === undefined) {
-      this.send({ jsonrpc: "2.0", id: request.id, result: (result ?? {}) as Record<string, unknown> });
-    } else {
+    if (error !== undefined) {
       this.respondError(request.id, toMcpError(error));
+      return;
+    }
+    try {
+      this.send({ jsonrpc: "2.0", id: request.id, result: (result ?? {}) as Record<string, unknown> });
+    } catch (failure) {
+      // A result the transport cannot write (too deep, a cycle, a BigInt) fails its request alone.
+      if (isClosedError(failure)) this.onerror(failure as Error);
+      else this.respondError(request.id, unsendable("result", failure));
     }
   }
 
   private respondError(id: RequestId, error: McpError): void {
     if (this.ended !== undefined) return;
-    this.send({ jsonrpc: "2.0", id, error: error.toJSON() });
+    try {
+      this.send({ jsonrpc: "2.0", id, error: error.toJSON() });
+    } catch (failure) {
+      if (isClosedError(failure)) {
+        this.onerror(failure as Error);
+        return;
+      }
+      // The error's data is what could not be written: its code and message can always be.
+      this.sendOrReport({ jsonrpc: "2.0", id, error: unsendable("error's data", failure, error).toJSON() });
+    }
   }
 
   private handleResponse(message: JSONRPCMessage): void {
@@ -341,12 +374,12 @@ export class Peer {
 
   private transportError(error: Error): void {
     if (error instanceof FramingError && error.kind === "parse" && this.ended === undefined) {
-      this.send({
+      this.sendOrReport({
         jsonrpc: "2.0",
         error: { code: ErrorCode.ParseError, message: `Parse error: ${error.message}` },
       });
     } else if (error instanceof FramingError && this.ended === undefined) {
-      this.send({
+      this.sendOrReport({
         jsonrpc: "2.0",
         error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${error.message}` },
       });
@@ -381,9 +414,40 @@ export class Peer {
   }
 }
 
+/** Whether sending failed because the connection is closed (rather than because of the message). */
+function isClosedError(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+}
+
+/** What answers a request whose result (or error data) could not be serialized. */
+function unsendable(what: string, failure: unknown, original?: McpError): McpError {
+  const why = failure instanceof Error ? failure.message : String(failure);
+  const code = original?.code ?? ErrorCode.InternalError;
+  const message = original
+    ? `${original.message} (the ${what} could not be serialized: ${why})`
+    : `The ${what} could not be serialized: ${why}`;
+  return new McpError(code, message);
+}
+
+/** A message without `method` that has a `result` or an `error`: meant as a response. */
+function looksLikeResponse(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !("method" in value) &&
+    ("result" in value || "error" in value)
+  );
+}
+
 /** The error a failed handler answers with: an `McpError` as is, anything else as an internal error. */
 function toMcpError(error: unknown): McpError {
   if (error instanceof McpError) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  let message: string;
+  try {
+    message = error instanceof Error ? error.message : String(error);
+  } catch {
+    // Thrown values can be anything, even objects that refuse to become text.
+    message = "The handler failed with a value that cannot be shown";
+  }
   return new McpError(ErrorCode.InternalError, message);
 }

@@ -86,7 +86,8 @@ export class SseClientTransport implements Transport {
     if (this.closing || this.notified || !this.endpointUrl) {
       throw new McpError(ErrorCode.ConnectionClosed, "the SSE transport is not connected");
     }
-    void this.post(this.endpointUrl, message);
+    // Serialized here, so a message that cannot be throws to the sender.
+    void this.post(this.endpointUrl, message, JSON.stringify(message));
   }
 
   /** Ends the stream and every POST in flight. */
@@ -184,7 +185,7 @@ export class SseClientTransport implements Transport {
     if (!this.closing && !this.notified) this.handlers?.onmessage(message);
   }
 
-  private async post(url: URL, message: JSONRPCMessage): Promise<void> {
+  private async post(url: URL, message: JSONRPCMessage, body: string): Promise<void> {
     const controller = new AbortController();
     this.posts.add(controller);
     const what = this.what("POST", url);
@@ -195,7 +196,7 @@ export class SseClientTransport implements Transport {
         method: "POST",
         url,
         headers,
-        body: JSON.stringify(message),
+        body,
         signal: controller.signal,
       });
       if (response.status < 200 || response.status >= 300) throw await httpStatusError(response, what, false);

@@ -149,14 +149,16 @@ export class StreamableHttpClientTransport implements Transport {
       // Statelessly, hanging up is the cancellation; there is no session to tell.
       if (this.modern) return;
     }
+    // Serialized here, so a message that cannot be throws to the sender.
+    const body = messageJson(message);
     if ("method" in message && message.method === "notifications/initialized") {
       // Until the GET stream is open, what the server sends outside a request could be lost:
       // later messages wait for it (a server without one answers 405 at once).
-      this.gate = this.post(message);
+      this.gate = this.post(message, body);
     } else if (this.gate) {
-      void this.gate.then(() => this.post(message));
+      void this.gate.then(() => this.post(message, body));
     } else {
-      void this.post(message);
+      void this.post(message, body);
     }
   }
 
@@ -219,7 +221,7 @@ export class StreamableHttpClientTransport implements Transport {
     return `${method} ${this.endpoint}`;
   }
 
-  private async post(message: JSONRPCMessage): Promise<void> {
+  private async post(message: JSONRPCMessage, body: string): Promise<void> {
     const abort = new Abort();
     this.inflight.add(abort);
     const requestId = isRequest(message) ? message.id : undefined;
@@ -236,7 +238,7 @@ export class StreamableHttpClientTransport implements Transport {
         method: "POST",
         url: this.url,
         headers,
-        body: messageJson(message),
+        body,
         abort,
       });
       if (response.status < 200 || response.status >= 300) {

@@ -1,7 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import { MessageParser } from "../../../jsonrpc/message-parser.js";
-import { type JSONRPCMessage, messageProblem, type RequestId } from "../../../jsonrpc/messages.js";
+import {
+  isRequestId,
+  type JSONRPCMessage,
+  messageProblem,
+  type RequestId,
+} from "../../../jsonrpc/messages.js";
 import { speaksModern } from "../../../protocol/eras/modern.js";
 import { readRequestMeta, unsupportedVersion } from "../../../protocol/eras/request-meta.js";
 import { revisionOf } from "../../../protocol/revisions/index.js";
@@ -194,8 +199,16 @@ export class StreamableHttpHandler {
     }
     const problem = messageProblem(value);
     if (problem === undefined) return value as JSONRPCMessage;
-    const id = (value as { id?: RequestId }).id;
-    reply(exchange, 400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`, undefined, id);
+    // An id that is not a valid one is not echoed: it could stand for another request's.
+    const id = (value as { id?: unknown }).id;
+    reply(
+      exchange,
+      400,
+      ErrorCode.InvalidRequest,
+      `Invalid request: ${problem}`,
+      undefined,
+      isRequestId(id) ? id : undefined,
+    );
     return undefined;
   }
 

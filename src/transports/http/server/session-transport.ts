@@ -90,16 +90,18 @@ export class HttpSessionTransport implements Transport {
     const isResponse = "id" in message && !("method" in message);
     const key = isResponse ? (message as { id: RequestId }).id : relatedRequestId;
     const post = key === undefined ? undefined : this.byRequest.get(key);
+    // Serialized before anything changes: a message that cannot be throws, and leaves all as it was.
+    const json = messageJson(message);
     // Answers always as JSON (`responseMode: "json"`): what comes before them goes on the GET stream.
     if (!post || (!isResponse && this.options.responseMode === "json")) {
-      this.sendStandalone(message);
+      this.sendStandalone(message, json);
       return;
     }
     if (isResponse) {
       this.byRequest.delete(key!);
       post.open.delete(key!);
     }
-    this.answer(post, message, isResponse && post.open.size === 0);
+    this.answer(post, message, json, isResponse && post.open.size === 0);
   }
 
   /** Ends the SSE stream of a request now; the client resumes it with GET + `Last-Event-ID` (SEP-1699). */
@@ -124,15 +126,15 @@ export class HttpSessionTransport implements Transport {
     this.handlers?.onclose();
   }
 
-  private answer(post: PendingPost, message: JSONRPCMessage, last: boolean): void {
+  private answer(post: PendingPost, message: JSONRPCMessage, json: string, last: boolean): void {
     if (!post.stream && last && this.options.responseMode !== "sse") {
       // Only the response, and nothing before it: plain JSON is cheaper than a stream.
       const headers = { "content-type": "application/json", ...this.options.headers() };
-      post.exchange?.respond(200, headers, messageJson(message));
+      post.exchange?.respond(200, headers, json);
       post.exchange = undefined;
     } else {
       const stream = this.openPostStream(post);
-      stream.write(message);
+      stream.write(message, json);
       if (last) stream.finish();
     }
     if (last && this.options.closeWhenAnswered && this.byRequest.size === 0)
@@ -151,10 +153,10 @@ export class HttpSessionTransport implements Transport {
     return stream;
   }
 
-  private sendStandalone(message: JSONRPCMessage): void {
+  private sendStandalone(message: JSONRPCMessage, json: string): void {
     // Before the client opens its GET stream, the stream keeps what it would have received.
     this.standalone ??= this.newStream(true);
-    this.standalone.write(message);
+    this.standalone.write(message, json);
   }
 
   /** Whether a request is being answered or a client is listening: such a session is not idle. */

@@ -90,12 +90,12 @@ export class StatelessTransport implements Transport {
       if (this.options.responseMode === "json") return;
       const params = (message as { params?: Record<string, unknown> }).params;
       const named = params && withClientSubscriptionId(params, key!, pending.clientId);
-      this.openStream(pending).write(
-        named === params ? message : ({ ...message, params: named } as JSONRPCMessage),
-      );
+      const sent = named === params ? message : ({ ...message, params: named } as JSONRPCMessage);
+      // Serialized before the stream opens: a message that cannot be throws, and opens nothing.
+      const json = messageJson(sent);
+      this.openStream(pending).write(sent, json);
       return;
     }
-    this.pending.delete(key as number);
     const error = (message as { error?: { code: number } }).error;
     const answer = (
       error === undefined
@@ -106,14 +106,17 @@ export class StatelessTransport implements Transport {
           }
         : { jsonrpc: "2.0", id: pending.clientId, error }
     ) as JSONRPCMessage;
+    // Serialized before the request is let go: an answer that cannot be throws, and it stays open.
+    const json = messageJson(answer);
+    this.pending.delete(key as number);
     if (pending.stream) {
-      pending.stream.write(answer);
+      pending.stream.write(answer, json);
       pending.stream.finish();
       return;
     }
     // 2026-07-28 gives JSON-RPC errors their HTTP status.
     const status = error ? modernErrorStatus(error.code) : 200;
-    pending.exchange?.respond(status, { "content-type": "application/json" }, messageJson(answer));
+    pending.exchange?.respond(status, { "content-type": "application/json" }, json);
   }
 
   async close(): Promise<void> {

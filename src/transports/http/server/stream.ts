@@ -66,17 +66,21 @@ export class Stream {
     });
   }
 
-  /** Writes a message, stored first when resumable; a detached stream only stores it. */
-  write(message: JSONRPCMessage): void {
+  /**
+   * Writes a message, stored first when resumable; a detached stream only stores it. It is
+   * serialized first (`json`, if the caller already did), so one that cannot be throws before
+   * anything is stored or written.
+   */
+  write(message: JSONRPCMessage, json: string = messageJson(message)): void {
     const store = this.options.eventStore;
     if (!store) {
-      this.emit(undefined, message);
+      this.emit(undefined, json);
     } else if (this.tail) {
-      this.tail = this.tail.then(async () => this.emit(await store.append(this.id, message), message));
+      this.tail = this.tail.then(async () => this.emit(await store.append(this.id, message), json));
     } else {
       const id = store.append(this.id, message);
-      if (typeof id === "string") this.emit(id, message);
-      else this.tail = id.then((eventId) => this.emit(eventId, message));
+      if (typeof id === "string") this.emit(id, json);
+      else this.tail = id.then((eventId) => this.emit(eventId, json));
     }
   }
 
@@ -109,8 +113,8 @@ export class Stream {
     else end();
   }
 
-  private emit(id: string | undefined, message: JSONRPCMessage): void {
-    const event = formatSseEvent({ id, data: messageJson(message) });
+  private emit(id: string | undefined, json: string): void {
+    const event = formatSseEvent({ id, data: json });
     if (this.sink) {
       this.sink.write(event);
     } else if (this.backlog) {
