@@ -128,9 +128,12 @@ async function probe(
 async function handshakeOrLateProbe(parts: ClientParts, budget: Budget): Promise<Connected> {
   const { peer, transport, handshake } = parts;
   try {
+    // A session may ask the client for roots, sampling and elicitation once it has begun.
+    parts.serverRequests.open = true;
     const init = await clientHandshake(peer, { ...handshake, timeout: budget.left() });
     return { parts, channel: new LegacyChannel(peer, transport, handshake, init) };
   } catch (error) {
+    parts.serverRequests.open = false;
     if (!(error instanceof McpError)) throw error;
     if (error.code === ErrorCode.RequestTimeout) throw handshakeTimedOut(budget);
     const late = lateModernVersion(error);

@@ -16,6 +16,12 @@ export interface ClientEvents {
   elicitationComplete: { elicitationId: string };
   /** Something the client left out or worked around, worth a log line (e.g. an invalid tool definition). */
   warning: string;
+  /**
+   * Something the server sent that the client dropped, or another problem that ended no request: a
+   * malformed response (both `result` and `error`, say), a line of a stdio server's stdout that is
+   * not JSON, a response to a request that is no longer waiting.
+   */
+  protocolError: Error;
   /** The connection ended; with the reason if it failed. */
   close: Error | undefined;
 }

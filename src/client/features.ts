@@ -90,15 +90,34 @@ export function featureAnswerer(features: ClientFeatures, roots: () => Root[]): 
   };
 }
 
-/** Installs the handlers for the server's requests on a client's engine. */
-export function installFeatures(peer: Peer, features: ClientFeatures, answer: FeatureAnswerer): void {
+/**
+ * Whether the server may send the client requests: only in a handshake session. Statelessly
+ * (2026-07-28) the server asks only through `inputRequests` in a result; a request it sends is
+ * answered as an unknown method, and nothing of the client is revealed.
+ */
+export interface ServerRequestGate {
+  open: boolean;
+}
+
+/** Installs the handlers for the server's requests on a client's engine, answering while `gate` is open. */
+export function installFeatures(
+  peer: Peer,
+  features: ClientFeatures,
+  answer: FeatureAnswerer,
+  gate: ServerRequestGate,
+): void {
   const methods: [string, unknown][] = [
     ["sampling/createMessage", features.sampling],
     ["elicitation/create", features.elicitation],
     ["roots/list", features.roots],
   ];
   for (const [method, feature] of methods) {
-    if (feature) peer.setRequestHandler(method, (params, request) => answer(method, params, request.signal));
+    if (!feature) continue;
+    peer.setRequestHandler(method, (params, request) => {
+      // The same answer as for a method the client has no handler for.
+      if (!gate.open) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      return answer(method, params, request.signal);
+    });
   }
 }
 

@@ -7,7 +7,13 @@ import type { JsonSchema } from "../protocol/types/tools.js";
 import { Emitter } from "../util/emitter.js";
 import { ResultCache } from "./cache.js";
 import { type ClientEvents, NOTIFICATION_EVENTS } from "./events.js";
-import { type FeatureAnswerer, featureAnswerer, featureCapabilities, installFeatures } from "./features.js";
+import {
+  type FeatureAnswerer,
+  featureAnswerer,
+  featureCapabilities,
+  installFeatures,
+  type ServerRequestGate,
+} from "./features.js";
 import type { ClientOptions } from "./options.js";
 
 /** What a client is made of, gathered while connecting. */
@@ -18,6 +24,8 @@ export interface ClientParts {
   rootsState: { roots: Root[] };
   handshake: ClientHandshakeOptions;
   answer: FeatureAnswerer;
+  /** Opened when a handshake session starts: only then does the client answer server requests. */
+  serverRequests: ServerRequestGate;
   toolSchemas: Map<string, JsonSchema>;
   cache: ResultCache;
 }
@@ -39,14 +47,26 @@ export function wireClient(transport: Transport, options: ClientOptions, version
   }
   peer.onprogress = (params) => events.emit("progress", params as unknown as ProgressNotificationParams);
   peer.onClose((error) => events.emit("close", error));
+  peer.onerror = (error) => events.emit("protocolError", error);
   const rootsState = { roots: options.roots ?? [] };
   const answer = featureAnswerer(options, () => rootsState.roots);
-  installFeatures(peer, options, answer);
+  const serverRequests: ServerRequestGate = { open: false };
+  installFeatures(peer, options, answer, serverRequests);
   const handshake: ClientHandshakeOptions = {
     clientInfo: options.clientInfo ?? { name: "mcpkit", version },
     capabilities: featureCapabilities(options, options.capabilities),
     protocolVersion: options.protocolVersion,
     timeout: options.handshakeTimeout,
   };
-  return { peer, transport, events, rootsState, handshake, answer, toolSchemas: new Map(), cache };
+  return {
+    peer,
+    transport,
+    events,
+    rootsState,
+    handshake,
+    answer,
+    serverRequests,
+    toolSchemas: new Map(),
+    cache,
+  };
 }

@@ -88,6 +88,8 @@ export function messageProblem(value: unknown): string | undefined {
     return undefined;
   }
   if ("result" in value) {
+    if ("error" in value)
+      return 'a response carries either "result" or "error", not both "result" and "error"';
     if (!hasId) return "a response must carry the request's id";
     if (!isObject(value.result)) return 'the "result" member must be an object';
     return undefined;

@@ -31,12 +31,21 @@ describe("stdio client transport", () => {
     expect(info).toEqual({ FOO: "bar", hasPath: true, cwd: "/tmp" });
   });
 
-  it("rejects pending calls when the server writes a non-JSON line, with the line and the stderr tail", async () => {
-    const client = await connect({ command: node, args: [raw, "garbage"], requestTimeout: 60_000 });
+  it("skips a non-JSON line the server writes, and keeps the connection", async () => {
+    const client = await connect({ command: node, args: [raw, "garbage"] });
+    const reported: Error[] = [];
+    client.on("protocolError", (error) => reported.push(error));
+    const error = await client.callTool("x", {}, { timeout: 500 }).catch((e) => e);
+    expect(error.code).toBe(ErrorCode.RequestTimeout);
+    expect(reported.map((e) => e.message)).toEqual([expect.stringContaining("this is not json")]);
+    await client.ping();
+  });
+
+  it("rejects pending calls when the server writes a line over maxMessageSize, with the stderr tail", async () => {
+    const client = await connect({ command: node, args: [raw, "huge"], maxMessageSize: 1000 });
     const error = await client.callTool("x").catch((e) => e);
     expect(error.code).toBe(ErrorCode.ConnectionClosed);
-    expect(error.message).toContain("not a JSON-RPC message");
-    expect(error.message).toContain("this is not json");
+    expect(error.message).toContain("message longer than the limit of 1000 characters");
     expect(error.message).toContain("about to misbehave");
     await expect(client.callTool("x")).rejects.toMatchObject({ code: ErrorCode.ConnectionClosed });
   });

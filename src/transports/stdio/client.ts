@@ -20,9 +20,18 @@ export interface StdioServerParameters {
   onStderr?: (line: string) => void;
   /** Grace period of each shutdown step (stdin closed, then SIGTERM), in ms. Default 2000. */
   closeTimeout?: number;
-  /** Longest message accepted from the server, in characters. */
+  /** Longest message accepted from the server, in characters; a longer one closes the connection. */
   maxMessageSize?: number;
+  /**
+   * How many lines that are not JSON-RPC messages (a debugger's or a banner's, pretty-printed JSON)
+   * the server may write to stdout in a row before the connection is closed. Each is skipped and
+   * reported (as an error to the engine, and as a `stdout: …` line of the stderr channel). Default 1000.
+   */
+  maxNoiseLines?: number;
 }
+
+/** Default of `maxNoiseLines`. */
+export const DEFAULT_MAX_NOISE_LINES = 1000;
 
 /**
  * The client's stdio transport: spawns the server in its own process group and talks
@@ -38,6 +47,8 @@ export class StdioClientTransport implements Transport {
   private notified = false;
   private badLine: Error | undefined;
   private decoder: NdjsonDecoder | undefined;
+  /** Lines in a row on stdout that were not messages; a message resets it. */
+  private noise = 0;
 
   constructor(private readonly params: StdioServerParameters) {
     this.stderr = new StderrTail(20, 500, params.onStderr);
@@ -78,8 +89,18 @@ export class StdioClientTransport implements Transport {
       // EPIPE when the server is gone; its exit is reported by "close".
     });
     const decoder = new NdjsonDecoder(
-      (message) => handlers.onmessage(message),
-      (error) => this.badOutput(error),
+      (value) => {
+        // Once the stream is no longer trusted, nothing more of it is read.
+        if (this.badLine) return;
+        // JSON that is not even meant as JSON-RPC (a number, a log record) is noise, not a bad request.
+        if ((value as { jsonrpc?: unknown } | null)?.jsonrpc !== "2.0") {
+          this.noisy(excerptOf(value));
+          return;
+        }
+        this.noise = 0;
+        handlers.onmessage(value);
+      },
+      (error) => (error.kind === "parse" ? this.noisy(error.excerpt) : this.badOutput(error)),
       { maxMessageSize: this.params.maxMessageSize, messagesPerTurn: MESSAGES_PER_TURN },
     );
     this.decoder = decoder;
@@ -148,15 +169,41 @@ export class StdioClientTransport implements Transport {
   }
 
   /**
-   * Garbage on stdout means the stream can no longer be trusted: the server is stopped at once, and
-   * the error is reported when its stderr has drained (bounded by the grace period), so it carries
-   * what the server said last.
+   * A line on stdout that is not a message (`Debugger attached.`, a banner) is skipped and reported;
+   * only a flood of them, `maxNoiseLines` in a row, closes the connection.
    */
-  private badOutput(error: FramingError): void {
+  private noisy(excerpt: string): void {
     if (this.badLine) return;
-    this.badLine = new Error(
+    this.stderr.add(`stdout: ${excerpt}`);
+    const limit = this.params.maxNoiseLines ?? DEFAULT_MAX_NOISE_LINES;
+    if (++this.noise >= limit) {
+      this.stop(
+        `the server wrote ${limit} lines in a row that are not JSON-RPC messages to stdout; the last: ${excerpt}`,
+      );
+      return;
+    }
+    this.handlers?.onerror(
+      new McpError(
+        ErrorCode.ParseError,
+        `Skipped a line the server wrote to stdout that is not a JSON-RPC message: ${excerpt}`,
+      ),
+    );
+  }
+
+  /** A line longer than `maxMessageSize`: the stream can no longer be trusted. */
+  private badOutput(error: FramingError): void {
+    this.stop(
       `the server wrote something that is not a JSON-RPC message to stdout (${error.message}): ${error.excerpt}`,
     );
+  }
+
+  /**
+   * Stops the server at once; the error is reported when its stderr has drained (bounded by the
+   * grace period), so it carries what the server said last.
+   */
+  private stop(why: string): void {
+    if (this.badLine) return;
+    this.badLine = new Error(why);
     signalGroup(this.child!.pid!, "SIGTERM");
     // The "close" handler reports it; this bounds the wait for a server that lingers.
     const timer = setTimeout(() => {
@@ -173,4 +220,15 @@ export class StdioClientTransport implements Transport {
     this.decoder?.clear();
     this.handlers.onclose(error ? new Error(error.message + this.stderr.suffix()) : undefined);
   }
+}
+
+/** The start of a JSON value's text, for a report; any value, however deep. */
+function excerptOf(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = Array.isArray(value) ? "[…]" : "{…}";
+  }
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

@@ -32,7 +32,8 @@ export class StderrTail {
     return text ? `\nServer stderr (last lines):\n${text}` : "";
   }
 
-  private add(line: string): void {
+  /** Adds one whole line from elsewhere (what the server wrote to stdout that was not a message). */
+  add(line: string): void {
     this.onLine?.(line);
     this.lines.push(line.length > this.maxLineLength ? `${line.slice(0, this.maxLineLength)}…` : line);
     if (this.lines.length > this.maxLines) this.lines.shift();
