@@ -131,6 +131,7 @@ async function handshakeOrLateProbe(parts: ClientParts, budget: Budget): Promise
     // A session may ask the client for roots, sampling and elicitation once it has begun.
     parts.serverRequests.open = true;
     const init = await clientHandshake(peer, { ...handshake, timeout: budget.left() });
+    peer.batches = revisionOf(init.protocolVersion)?.batches === true;
     return { parts, channel: new LegacyChannel(peer, transport, handshake, init) };
   } catch (error) {
     parts.serverRequests.open = false;

@@ -45,6 +45,11 @@ export interface Transport {
    * Throws if the transport is closed.
    */
   send(message: JSONRPCMessage, relatedRequestId?: RequestId): void;
+  /**
+   * Sends the responses to a JSON-RPC batch as one array (2025-03-26). A transport without it gets
+   * them one by one through `send`. Throws as `send` does.
+   */
+  sendBatch?(responses: JSONRPCMessage[]): void;
   /** Ends the connection and frees everything it holds. Idempotent. */
   close(): Promise<void>;
 

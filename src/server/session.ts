@@ -129,6 +129,7 @@ export class ServerSession {
     const legacy = this.host.supportedVersions.filter((v) => revisionOf(v)?.era === "legacy");
     const version = chooseServerVersion(params.protocolVersion, legacy);
     this.revision = revisionOf(version);
+    this.peer.batches = this.revision!.batches;
     this.clientInfo = params.clientInfo as Implementation | undefined;
     this.clientCapabilities = (params.capabilities as ClientCapabilities | undefined) ?? {};
     this.capabilities = this.host.capabilities();

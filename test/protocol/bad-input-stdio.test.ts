@@ -73,4 +73,36 @@ describe("a stdio server given bad input", () => {
     expect(await raw.answer("deep2")).toEqual({ jsonrpc: "2.0", id: "deep2", result: {} });
     expect(await raw.answer("after")).toMatchObject({ result: { content: [{ text: "1" }] } });
   });
+
+  it("answers a 2025-03-26 batch with the array of its responses", async () => {
+    const raw = await started("2025-03-26");
+    raw.write(
+      `[${call(1, "count").trim()},{"jsonrpc":"2.0","method":"notifications/progress","params":{}},${call(2, "count").trim()},1]\n`,
+    );
+    const batch = await raw.next((m) => Array.isArray(m));
+    expect(batch).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "1" }] } },
+      { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "2" }] } },
+      { jsonrpc: "2.0", error: { code: -32600, message: expect.stringContaining("must be a JSON object") } },
+    ]);
+    raw.write("[]\n");
+    expect(
+      await raw.next(
+        (m) => !Array.isArray(m) && (m.error as { message?: string })?.message?.includes("empty") === true,
+      ),
+    ).toMatchObject({ error: { code: -32600 } });
+    raw.write(call("after", "count"));
+    expect(await raw.answer("after")).toMatchObject({ result: { content: [{ text: "3" }] } });
+  });
+
+  it("refuses a batch on revisions after 2025-03-26 with -32600, running nothing", async () => {
+    const raw = await started("2025-11-25");
+    raw.write(`[${call(1, "count").trim()},${call(2, "count").trim()}]\n`);
+    raw.write(call("after", "count"));
+    expect(await raw.answer("after")).toMatchObject({ result: { content: [{ text: "1" }] } });
+    expect(raw.received).toContainEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: expect.stringContaining("batches") },
+    });
+  });
 });

@@ -159,4 +159,43 @@ describe("an HTTP server given bad input", () => {
       result: { content: [{ text: "1" }] },
     });
   });
+
+  it("answers a 2025-03-26 batch with the array of its responses, or 202 for notifications only", async () => {
+    const headers = await session("2025-03-26");
+    // 2025-03-26 clients need not send the version header.
+    const { "mcp-protocol-version": _version, ...withoutVersion } = headers;
+    const batch = await post(`[${call(1, "count")},${call(2, "count")}]`, withoutVersion);
+    expect(batch.status).toBe(200);
+    expect(batch.body).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "1" }] } },
+      { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "2" }] } },
+    ]);
+    const notifications = await post(
+      '[{"jsonrpc":"2.0","method":"notifications/progress","params":{}}]',
+      headers,
+    );
+    expect(notifications.status).toBe(202);
+    const empty = await post("[]", headers);
+    expect(empty).toMatchObject({ status: 400, body: { error: { code: -32600 } } });
+    const bad = await post(`[${call(3, "count")},{"jsonrpc":"2.0","id":1.5,"method":"ping"}]`, headers);
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { error: { code: -32600, message: expect.stringContaining("element 1") } },
+    });
+    expect((await post(call("after", "count"), headers)).body).toMatchObject({
+      result: { content: [{ text: "3" }] },
+    });
+  });
+
+  it("refuses a batch on revisions after 2025-03-26 with 400 -32600, running nothing", async () => {
+    const headers = await session("2025-11-25");
+    const batch = await post(`[${call(1, "count")},${call(2, "count")}]`, headers);
+    expect(batch).toMatchObject({
+      status: 400,
+      body: { error: { code: -32600, message: expect.stringContaining("batches") } },
+    });
+    expect((await post(call("after", "count"), headers)).body).toMatchObject({
+      result: { content: [{ text: "1" }] },
+    });
+  });
 });

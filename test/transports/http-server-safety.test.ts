@@ -263,7 +263,7 @@ const CASES: Case[] = [
     body: `[${LIST}]`,
     status: 400,
     code: InvalidRequest,
-    message: /batches are not supported/,
+    message: /batches are not accepted in protocol version 2025-11-25/,
   },
   {
     name: "an unsupported MCP-Protocol-Version",

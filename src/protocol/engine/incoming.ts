@@ -1,6 +1,7 @@
 import type { JSONRPCRequest, RequestId } from "../../jsonrpc/messages.js";
 import type { Meta, ProgressToken, Result } from "../types/base.js";
 import type { RequestMeta } from "../types/lifecycle.js";
+import type { Batch } from "./batch.js";
 import type { Peer, RequestOptions } from "./peer.js";
 
 /**
@@ -14,6 +15,8 @@ export class IncomingRequest {
   cancelled = false;
   /** @internal Set once the request was answered: what its handler returns later is dropped. */
   answered = false;
+  /** @internal The JSON-RPC batch it came in (2025-03-26), whose array its response joins. */
+  batch: Batch | undefined;
   private controller: AbortController | undefined;
   private cancelReason: string | undefined;
 

@@ -11,6 +11,7 @@ import { isRequestId, messageProblem } from "../../jsonrpc/messages.js";
 import type { CheckedMessage, Transport } from "../transport.js";
 import type { Result } from "../types/base.js";
 import type { RequestMeta } from "../types/lifecycle.js";
+import { Batch } from "./batch.js";
 import { Deadlines } from "./deadlines.js";
 import { IncomingRequest } from "./incoming.js";
 import { type Continuation, OutgoingRequest, type RequestOptions } from "./outgoing.js";
@@ -67,6 +68,8 @@ export class Peer {
   private idleWaiters: (() => void)[] = [];
   readonly requestTimeout: number;
   guard: PeerOptions["guard"];
+  /** Whether JSON-RPC batches are accepted: set from the negotiated revision (2025-03-26 only). */
+  batches = false;
   private readonly trace: MessageTrace | undefined;
   /** Sees every `notifications/progress`, after the request it belongs to has. */
   onprogress: ((params: Record<string, unknown>) => void) | undefined;
@@ -212,7 +215,8 @@ export class Peer {
     if (checked === undefined) {
       const problem = messageProblem(value);
       if (problem !== undefined) {
-        this.invalid(value, problem);
+        if (Array.isArray(value)) this.receiveBatch(value);
+        else this.invalid(value, problem);
         return;
       }
     }
@@ -226,7 +230,57 @@ export class Peer {
     }
   }
 
-  private invalid(value: unknown, problem: string): void {
+  /** A JSON-RPC batch: each message handled as if alone, the responses sent as one array. */
+  private receiveBatch(values: unknown[]): void {
+    if (!this.batches || values.length === 0) {
+      const why =
+        values.length === 0
+          ? "an empty batch"
+          : "JSON-RPC batches are not accepted in this protocol revision";
+      this.invalid(values, why);
+      return;
+    }
+    const batch = new Batch((responses) => this.sendBatch(responses));
+    for (const value of values) {
+      const problem = messageProblem(value);
+      if (problem !== undefined) {
+        this.invalid(value, problem, batch);
+        continue;
+      }
+      const message = value as JSONRPCMessage;
+      this.trace?.("receive", message);
+      if (!("method" in message)) this.handleResponse(message);
+      else if ("id" in message) this.handleRequest(message as JSONRPCRequest, undefined, batch);
+      else this.handleNotification(message);
+    }
+    batch.seal();
+  }
+
+  private sendBatch(responses: JSONRPCMessage[]): void {
+    const transport = this.transport;
+    if (this.ended !== undefined) return;
+    if (!transport.sendBatch) {
+      for (const response of responses) this.sendAnswer(response);
+      return;
+    }
+    for (const response of responses) this.trace?.("send", response);
+    try {
+      transport.sendBatch(responses);
+    } catch (failure) {
+      if (isClosedError(failure)) {
+        this.onerror(failure as Error);
+        return;
+      }
+      // One of them cannot be serialized: it becomes the error that says so, the others stay.
+      try {
+        transport.sendBatch(responses.map(serializable));
+      } catch (error) {
+        this.onerror(error as Error);
+      }
+    }
+  }
+
+  private invalid(value: unknown, problem: string, batch?: Batch): void {
     if (this.ended !== undefined) return;
     const id = (value as { id?: unknown } | null)?.id;
     if (looksLikeResponse(value)) {
@@ -243,7 +297,8 @@ export class Peer {
     };
     // An id that is not a valid one is not echoed: it could stand for another request's.
     if (isRequestId(id)) error.id = id;
-    this.sendOrReport(error);
+    if (batch) batch.add(error);
+    else this.sendOrReport(error);
   }
 
   /** Sends a message nobody waits on (an error answer); a failure to send is reported, not thrown. */
@@ -265,23 +320,31 @@ export class Peer {
     }
   }
 
-  private handleRequest(message: JSONRPCRequest, meta: RequestMeta | undefined): void {
+  private handleRequest(message: JSONRPCRequest, meta: RequestMeta | undefined, batch?: Batch): void {
     const { id, method } = message;
     if (this.incoming.has(id)) {
-      this.respondError(id, new McpError(ErrorCode.InvalidRequest, `Request id ${id} is already in use`));
+      this.respondError(
+        id,
+        new McpError(ErrorCode.InvalidRequest, `Request id ${id} is already in use`),
+        batch,
+      );
       return;
     }
     const admitted = this.guard?.(message, meta);
     if (admitted instanceof McpError) {
-      this.respondError(id, admitted);
+      this.respondError(id, admitted, batch);
       return;
     }
     const handler = this.requestHandlers.get(method);
     if (!handler) {
-      this.respondError(id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
+      this.respondError(id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`), batch);
       return;
     }
     const request = new IncomingRequest(this, message, admitted);
+    if (batch !== undefined) {
+      request.batch = batch;
+      batch.open++;
+    }
     this.incoming.set(id, request);
     let result: object | Promise<object>;
     try {
@@ -312,23 +375,44 @@ export class Peer {
         for (const resolve of waiters) resolve();
       });
     }
+    const batch = request.batch;
     // A cancelled request gets no response; the requester has already given up on it.
-    if (request.cancelled || this.ended !== undefined) return;
-    if (error !== undefined) {
-      this.respondError(request.id, toMcpError(error));
+    if (request.cancelled || this.ended !== undefined) {
+      batch?.answered(undefined);
       return;
     }
+    if (error !== undefined) {
+      const failed = toMcpError(error);
+      if (batch) batch.answered({ jsonrpc: "2.0", id: request.id, error: failed.toJSON() });
+      else this.respondError(request.id, failed);
+      return;
+    }
+    const response = {
+      jsonrpc: "2.0",
+      id: request.id,
+      result: (result ?? {}) as Record<string, unknown>,
+    } as const;
+    if (batch) batch.answered(response);
+    else this.sendAnswer(response);
+  }
+
+  /** Sends a response; one the transport cannot write (too deep, a cycle, a BigInt) fails its request alone. */
+  private sendAnswer(response: JSONRPCMessage): void {
     try {
-      this.send({ jsonrpc: "2.0", id: request.id, result: (result ?? {}) as Record<string, unknown> });
+      this.send(response);
     } catch (failure) {
-      // A result the transport cannot write (too deep, a cycle, a BigInt) fails its request alone.
       if (isClosedError(failure)) this.onerror(failure as Error);
-      else this.respondError(request.id, unsendable("result", failure));
+      else if ("result" in response) this.respondError(response.id, unsendable("result", failure));
+      else this.sendOrReport(serializable(response));
     }
   }
 
-  private respondError(id: RequestId, error: McpError): void {
+  private respondError(id: RequestId, error: McpError, batch?: Batch): void {
     if (this.ended !== undefined) return;
+    if (batch) {
+      batch.add({ jsonrpc: "2.0", id, error: error.toJSON() });
+      return;
+    }
     try {
       this.send({ jsonrpc: "2.0", id, error: error.toJSON() });
     } catch (failure) {
@@ -427,6 +511,24 @@ function unsendable(what: string, failure: unknown, original?: McpError): McpErr
     ? `${original.message} (the ${what} could not be serialized: ${why})`
     : `The ${what} could not be serialized: ${why}`;
   return new McpError(code, message);
+}
+
+/** `response`, or the error response saying it cannot be serialized. */
+function serializable(response: JSONRPCMessage): JSONRPCMessage {
+  try {
+    JSON.stringify(response);
+    return response;
+  } catch (failure) {
+    const { id, error } = response as { id?: RequestId; error?: { code: number; message: string } };
+    const original = error ? new McpError(error.code, error.message) : undefined;
+    const what = original ? "error's data" : "result";
+    const answer: JSONRPCErrorResponse = {
+      jsonrpc: "2.0",
+      error: unsendable(what, failure, original).toJSON(),
+    };
+    if (id !== undefined) answer.id = id;
+    return answer;
+  }
 }
 
 /** A message without `method` that has a `result` or an `error`: meant as a response. */

@@ -44,4 +44,5 @@ export const revision_2024_11_05: Revision = {
   elicitation: undefined,
   titles: false,
   icons: false,
+  batches: false,
 };

@@ -7,5 +7,6 @@ export const revision_2025_06_18 = deriveRevision(revision_2025_03_26, {
   add: { serverRequests: ["elicitation/create"], contentTypes: ["resource_link"] },
   structuredToolOutput: true,
   titles: true,
+  batches: false,
   elicitation: { titledEnums: false, multiSelect: false, defaults: "booleans", urlMode: false },
 });

@@ -50,6 +50,8 @@ export interface Revision {
   readonly titles: boolean;
   /** Whether they may carry `icons`. */
   readonly icons: boolean;
+  /** Whether JSON-RPC batches must be accepted (2025-03-26 alone: later revisions refuse them). */
+  readonly batches: boolean;
 }
 
 /** Builds a revision from its predecessor and what it adds or removes. */

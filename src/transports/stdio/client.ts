@@ -131,6 +131,13 @@ export class StdioClientTransport implements Transport {
     this.writer.write(serializeMessage(message));
   }
 
+  sendBatch(responses: JSONRPCMessage[]): void {
+    if (this.closing || this.ended || !this.writer) {
+      throw new McpError(ErrorCode.ConnectionClosed, "the stdio connection is closed");
+    }
+    this.writer.write(`${JSON.stringify(responses)}\n`);
+  }
+
   /** Ends stdin, waits, then SIGTERM and at last SIGKILL to the whole process group. */
   close(): Promise<void> {
     this.closing ??= this.shutdown();

@@ -78,6 +78,12 @@ export class StdioServerTransport implements Transport {
     this.writer.write(serializeMessage(message));
   }
 
+  sendBatch(responses: JSONRPCMessage[]): void {
+    if (this.closed || !this.writer)
+      throw new McpError(ErrorCode.ConnectionClosed, "stdio transport is closed");
+    this.writer.write(`${JSON.stringify(responses)}\n`);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

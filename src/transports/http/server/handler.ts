@@ -127,8 +127,10 @@ export class StreamableHttpHandler {
   private async post(exchange: HttpExchange): Promise<void> {
     if (refused(exchange, POST_RULES)) return;
     const version = exchange.header("mcp-protocol-version");
-    const message = await this.readMessage(exchange);
-    if (message === undefined) return;
+    const read = await this.readMessage(exchange);
+    if (read === undefined) return;
+    if (Array.isArray(read)) return this.postBatch(exchange, read, version);
+    const message = read;
     if (isModernMessage(message, version)) return this.postModern(exchange, message, version);
     if (version !== undefined && !this.supportedVersions.includes(version)) {
       return reply(
@@ -167,8 +169,33 @@ export class StreamableHttpHandler {
     this.sessions.of(exchange)?.receive(exchange, [message], ids);
   }
 
-  /** The POST's one JSON-RPC message, or `undefined` after answering 413 or 400. */
-  private async readMessage(exchange: HttpExchange): Promise<JSONRPCMessage | undefined> {
+  /**
+   * A JSON-RPC batch, which 2025-03-26 alone requires servers to accept (a POST without the version
+   * header speaks it): its messages go to the session as one POST, answered with the array of the
+   * responses (or an event stream of them). A batch with a malformed message, or `initialize`, runs
+   * nothing and is answered 400.
+   */
+  private async postBatch(exchange: HttpExchange, batch: unknown[], header: string | undefined) {
+    const version = header ?? DEFAULT_HEADER_VERSION;
+    const problem = revisionOf(version)?.batches
+      ? batchProblem(batch)
+      : `JSON-RPC batches are not accepted in protocol version ${version}`;
+    if (problem !== undefined)
+      return reply(exchange, 400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`);
+    const messages = batch as JSONRPCMessage[];
+    const ids = messages.flatMap((m) => ("method" in m && "id" in m ? [m.id] : []));
+    if (this.options.stateless) {
+      const transport = new HttpSessionTransport(undefined, this.streamOptions(undefined, true));
+      await this.connect(transport, { assumeVersion: version });
+      transport.receive(exchange, messages, ids, true);
+      if (ids.length === 0) await transport.close();
+      return;
+    }
+    this.sessions.of(exchange)?.receive(exchange, messages, ids, true);
+  }
+
+  /** The POST's JSON-RPC message (or batch, unchecked), or `undefined` after answering 413 or 400. */
+  private async readMessage(exchange: HttpExchange): Promise<JSONRPCMessage | unknown[] | undefined> {
     let body: string;
     try {
       body = await exchange.readBody(
@@ -193,10 +220,7 @@ export class StreamableHttpHandler {
       reply(exchange, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
       return undefined;
     }
-    if (Array.isArray(value)) {
-      reply(exchange, 400, ErrorCode.InvalidRequest, "Invalid request: JSON-RPC batches are not supported");
-      return undefined;
-    }
+    if (Array.isArray(value)) return value;
     const problem = messageProblem(value);
     if (problem === undefined) return value as JSONRPCMessage;
     // An id that is not a valid one is not echoed: it could stand for another request's.
@@ -306,6 +330,23 @@ export class StreamableHttpHandler {
       closeWhenAnswered: stateless,
     };
   }
+}
+
+/** Why a batch cannot be served: empty, a malformed message, `initialize`, or an id used twice. */
+function batchProblem(batch: unknown[]): string | undefined {
+  if (batch.length === 0) return "an empty batch";
+  const ids = new Set<RequestId>();
+  for (let i = 0; i < batch.length; i++) {
+    const message = batch[i] as Record<string, unknown>;
+    const problem = messageProblem(message);
+    if (problem !== undefined) return `batch element ${i}: ${problem}`;
+    if (message.method === "initialize") return "initialize must not be part of a batch";
+    if ("method" in message && "id" in message) {
+      if (ids.has(message.id as RequestId)) return `batch element ${i}: the id ${message.id} is used twice`;
+      ids.add(message.id as RequestId);
+    }
+  }
+  return undefined;
 }
 
 /** GET and DELETE of an endpoint that keeps no sessions. */

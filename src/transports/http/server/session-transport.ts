@@ -13,6 +13,8 @@ interface PendingPost {
   exchange: HttpExchange | undefined;
   stream: Stream | undefined;
   open: Set<RequestId>;
+  /** A JSON-RPC batch (2025-03-26): its responses, kept until the last, go back as one array. */
+  batch: { message: JSONRPCMessage; json: string }[] | undefined;
 }
 
 /**
@@ -39,12 +41,20 @@ export class HttpSessionTransport implements Transport {
     return this.closed;
   }
 
-  /** Delivers the messages of one POST; the exchange is answered when their responses are sent. */
-  receive(exchange: HttpExchange, messages: JSONRPCMessage[], requestIds: RequestId[]): void {
+  /**
+   * Delivers the messages of one POST (a JSON-RPC batch if `batch`); the exchange is answered when
+   * their responses are sent.
+   */
+  receive(exchange: HttpExchange, messages: JSONRPCMessage[], requestIds: RequestId[], batch = false): void {
     if (requestIds.length === 0) {
       exchange.respond(202, this.options.headers());
     } else {
-      const post: PendingPost = { exchange, stream: undefined, open: new Set(requestIds) };
+      const post: PendingPost = {
+        exchange,
+        stream: undefined,
+        open: new Set(requestIds),
+        batch: batch ? [] : undefined,
+      };
       for (const id of requestIds) this.byRequest.set(id, post);
       // Statelessly, a client that hangs up has cancelled its request (2026-07-28).
       if (this.options.closeWhenAnswered) exchange.onAbort(() => void this.close());
@@ -101,7 +111,7 @@ export class HttpSessionTransport implements Transport {
       this.byRequest.delete(key!);
       post.open.delete(key!);
     }
-    this.answer(post, message, json, isResponse && post.open.size === 0);
+    this.answer(post, message, json, isResponse, isResponse && post.open.size === 0);
   }
 
   /** Ends the SSE stream of a request now; the client resumes it with GET + `Last-Event-ID` (SEP-1699). */
@@ -126,14 +136,26 @@ export class HttpSessionTransport implements Transport {
     this.handlers?.onclose();
   }
 
-  private answer(post: PendingPost, message: JSONRPCMessage, json: string, last: boolean): void {
-    if (!post.stream && last && this.options.responseMode !== "sse") {
-      // Only the response, and nothing before it: plain JSON is cheaper than a stream.
-      const headers = { "content-type": "application/json", ...this.options.headers() };
-      post.exchange?.respond(200, headers, json);
-      post.exchange = undefined;
+  private answer(
+    post: PendingPost,
+    message: JSONRPCMessage,
+    json: string,
+    isResponse: boolean,
+    last: boolean,
+  ): void {
+    const batch = post.batch;
+    if (!post.stream && this.options.responseMode !== "sse" && (last || (batch && isResponse))) {
+      // Only responses, and nothing before them: plain JSON is cheaper than a stream.
+      if (batch) batch.push({ message, json });
+      if (last) {
+        const headers = { "content-type": "application/json", ...this.options.headers() };
+        post.exchange?.respond(200, headers, batch ? `[${batch.map((held) => held.json).join(",")}]` : json);
+        post.exchange = undefined;
+      }
     } else {
       const stream = this.openPostStream(post);
+      // Something came before the batch's last response: those held go first, as events.
+      if (batch) for (const held of batch.splice(0)) stream.write(held.message, held.json);
       stream.write(message, json);
       if (last) stream.finish();
     }
