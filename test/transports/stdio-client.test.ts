@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
+import { MultiServerClient } from "../../src/client/multi/index.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { StdioClientTransport } from "../../src/transports/stdio/client.js";
 import { alive, eventually, groupMembers } from "../helpers/processes.js";
@@ -25,10 +26,61 @@ async function connect(options: Parameters<typeof McpClient.connect>[0]): Promis
 const pidOf = (client: McpClient) => (client.transport as StdioClientTransport).pid!;
 
 describe("stdio client transport", () => {
-  it("adds env to the parent's environment and honours cwd", async () => {
+  it("adds env to the safelisted part of the parent's environment and honours cwd", async () => {
     const client = await connect({ command: node, args: [raw, "env"], env: { FOO: "bar" }, cwd: "/tmp" });
     const info = JSON.parse((await client.callTool("anything")).text());
     expect(info).toEqual({ FOO: "bar", hasPath: true, cwd: "/tmp" });
+  });
+
+  describe("the server's environment", () => {
+    const saved = { ...process.env };
+    afterEach(() => {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+    });
+
+    async function environmentOf(options: { inheritEnv?: boolean; env?: Record<string, string> } = {}) {
+      const client = await connect({ command: node, args: [raw, "env-all"], ...options });
+      return JSON.parse((await client.callTool("anything")).text()).env as Record<string, string>;
+    }
+
+    it("is a safelist of the parent's by default: no credentials, no function values", async () => {
+      process.env.AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI";
+      process.env.GITHUB_TOKEN = "ghp_secret";
+      process.env.TERM = "() { :; }; echo pwned";
+      const env = await environmentOf({ env: { FOO: "bar" } });
+      expect(env.AWS_SECRET_ACCESS_KEY).toBeUndefined();
+      expect(env.GITHUB_TOKEN).toBeUndefined();
+      expect(env.TERM).toBeUndefined();
+      expect(env.PATH).toBe(process.env.PATH);
+      expect(env.HOME).toBe(process.env.HOME);
+      expect(env.FOO).toBe("bar");
+      const allowed = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "FOO"];
+      // What the child's runtime adds on its own aside.
+      expect(Object.keys(env).filter((key) => !allowed.includes(key) && !key.startsWith("NODE_"))).toEqual(
+        [],
+      );
+    });
+
+    it("is the parent's whole environment with inheritEnv", async () => {
+      process.env.AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMI";
+      const env = await environmentOf({ inheritEnv: true, env: { FOO: "bar" } });
+      expect(env.AWS_SECRET_ACCESS_KEY).toBe("wJalrXUtnFEMI");
+      expect(env.FOO).toBe("bar");
+    });
+
+    it("takes inheritEnv from an mcpServers entry", async () => {
+      process.env.MCPKIT_TEST_SECRET = "kept";
+      const mcp = await MultiServerClient.connect({
+        safe: { command: node, args: [raw, "env-all"] },
+        open: { command: node, args: [raw, "env-all"], inheritEnv: true },
+      });
+      clients.push(mcp as unknown as McpClient);
+      const envOf = async (name: string) =>
+        JSON.parse((await mcp.client(name).callTool("anything")).text()).env as Record<string, string>;
+      expect((await envOf("safe")).MCPKIT_TEST_SECRET).toBeUndefined();
+      expect((await envOf("open")).MCPKIT_TEST_SECRET).toBe("kept");
+    });
   });
 
   it("skips a non-JSON line the server writes, and keeps the connection", async () => {

@@ -127,7 +127,13 @@ export async function resolveTarget(spec: ServerSpec, options: ClientCliOptions)
     return {
       label,
       timeout: entry.timeout,
-      connect: { command: entry.command, args: entry.args ?? [], env, cwd: entry.cwd },
+      connect: {
+        command: entry.command,
+        args: entry.args ?? [],
+        env,
+        cwd: entry.cwd,
+        inheritEnv: entry.inheritEnv,
+      },
     };
   }
   const transportOf = entry.transport ?? entry.type;

@@ -39,6 +39,7 @@ export function clientOptionsFor(
   if ("command" in config) {
     const stdio: ClientOptions = { ...base, command: config.command, args: config.args ?? [] };
     if (config.env) stdio.env = config.env;
+    if (config.inheritEnv) stdio.inheritEnv = true;
     if (config.cwd) stdio.cwd = config.cwd;
     if (onStderr) stdio.onStderr = (line) => onStderr(name, line);
     return stdio;

@@ -36,6 +36,7 @@ export const SERVER_ENTRY: EntrySchema = {
     command: { type: "string", nonEmpty: true },
     args: { type: "strings" },
     env: { type: "string map" },
+    inheritEnv: { type: "boolean" },
     cwd: { type: "string", nonEmpty: true },
     // Claude Code and Cursor write the kind of server as "type".
     type: { type: "choice", values: ["stdio"] },

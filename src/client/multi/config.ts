@@ -9,6 +9,8 @@ export interface StdioServerConfig {
   command: string;
   args?: string[];
   env?: Record<string, string>;
+  /** Give the server the whole environment instead of the safelist (see `StdioServerParameters.env`). */
+  inheritEnv?: boolean;
   cwd?: string;
   /** Per-call timeout for this server's tools, in ms. */
   timeout?: number;

@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { type FramingError, NdjsonDecoder, serializeMessage } from "../../jsonrpc/framing.js";
 import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
 import type { Transport, TransportHandlers } from "../../protocol/transport.js";
+import { childEnvironment } from "./child-env.js";
 import { groupAlive, signalGroup } from "./process-group.js";
 import { trackGroup, untrackGroup } from "./reaper.js";
 import { StderrTail } from "./stderr-tail.js";
@@ -13,8 +14,15 @@ export interface StdioServerParameters {
   /** The executable, looked up on `PATH`. */
   command: string;
   args?: string[];
-  /** Added to the parent's environment, never replacing it. */
+  /**
+   * Variables for the server, added to those it gets of the parent's environment: by default only
+   * `HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM` and `USER` (on Windows `APPDATA`, `PATH`,
+   * `SYSTEMROOT`, `TEMP`, `USERPROFILE` and a few more: `DEFAULT_INHERITED_ENV`), without values
+   * that start with `()`.
+   */
   env?: Record<string, string | undefined>;
+  /** Give the server the parent's whole environment (credentials included) instead of the safelist. */
+  inheritEnv?: boolean;
   cwd?: string;
   /** Receives each line the server writes to stderr (it is always drained either way). */
   onStderr?: (line: string) => void;
@@ -66,10 +74,10 @@ export class StdioClientTransport implements Transport {
 
   async start(handlers: TransportHandlers): Promise<void> {
     this.handlers = handlers;
-    const { command, args = [], env, cwd } = this.params;
+    const { command, args = [], env, cwd, inheritEnv } = this.params;
     const child = spawn(command, args, {
       cwd,
-      env: env ? { ...process.env, ...env } : process.env,
+      env: childEnvironment(env, inheritEnv),
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
       windowsHide: true,

@@ -1,2 +1,3 @@
-export { StdioClientTransport, type StdioServerParameters } from "./client.js";
+export { DEFAULT_INHERITED_ENV } from "./child-env.js";
+export { DEFAULT_MAX_NOISE_LINES, StdioClientTransport, type StdioServerParameters } from "./client.js";
 export { StdioServerTransport, type StdioServerTransportOptions } from "./server.js";
