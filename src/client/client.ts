@@ -18,6 +18,7 @@ import type { ClientOptions } from "./options.js";
 import { allPages } from "./paginate.js";
 import { type AsToolsOptions, asTools, type McpTool } from "./tool-adapter.js";
 import { ToolResult } from "./tool-result.js";
+import { usableSchemas } from "./tool-schemas.js";
 
 const same = <T>(value: T): T => value;
 const toToolResult = (result: CallToolResult): ToolResult => new ToolResult(result);
@@ -147,9 +148,10 @@ export class McpClient {
 
   /** Every tool the server offers, following every page. */
   async listTools(options?: RequestOptions): Promise<Tool[]> {
-    const tools = await this.all<Tool>("tools/list", "tools", options);
+    const warn = (message: string) => this.events.emit("warning", message);
+    const tools = usableSchemas(await this.all<Tool>("tools/list", "tools", options), warn);
     for (const tool of tools) this.toolSchemas.set(tool.name, tool.inputSchema);
-    return this.channel.usableTools(tools, (message) => this.events.emit("warning", message));
+    return this.channel.usableTools(tools, warn);
   }
 
   /**

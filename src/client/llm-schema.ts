@@ -1,4 +1,5 @@
 import type { JsonSchema } from "../protocol/types/tools.js";
+import { boundsProblem, SCHEMA_BOUNDS } from "../util/json-bounds.js";
 
 /** Whose function-calling API a schema is prepared for. */
 export type LlmProvider = "openai" | "anthropic" | "gemini" | "generic";
@@ -87,7 +88,7 @@ function mapChildren(node: Node, map: (child: unknown, key: string, name?: strin
 }
 
 /** Resolves a local JSON pointer (`#`, `#/$defs/Name`, `#/properties/a`); anything else is not followed. */
-function resolve(root: Node, ref: string): unknown {
+export function resolvePointer(root: Node, ref: string): unknown {
   if (ref === "#") return root;
   if (!ref.startsWith("#/")) return undefined;
   let at: unknown = root;
@@ -99,23 +100,58 @@ function resolve(root: Node, ref: string): unknown {
   return at;
 }
 
+/** The most nodes a schema may grow to once its `$ref`s are inlined (each use is a copy). */
+const MAX_INLINED_NODES = SCHEMA_BOUNDS.maxNodes;
+/** The most levels it may nest once inlined. */
+const MAX_INLINED_DEPTH = 2 * SCHEMA_BOUNDS.maxDepth;
+
+/** One inlining: the schema `$ref`s point into, the longest chain of them, and the nodes made so far. */
+interface Inlining {
+  root: Node;
+  maxRefDepth: number;
+  nodes: number;
+}
+
 /**
  * Replaces every local `$ref` by what it points to (its sibling keywords kept, as 2020-12 allows).
- * A `$ref` already being expanded on the path (a cycle), deeper than `maxDepth`, or not local is cut
- * to `{}` (any value) plus its siblings, such as `description`.
+ * A `$ref` already being expanded on the path (a cycle) or deeper than `maxRefDepth` is cut to `{}`
+ * (any value) plus its siblings, such as `description`. A `$ref` that cannot be resolved (not
+ * local, or pointing at nothing) and a result too large or too deep throw a `TypeError`.
  */
-function inline(node: unknown, root: Node, path: string[], maxDepth: number): unknown {
+function inline(node: unknown, at: Inlining, path: string[], depth: number): unknown {
+  if (++at.nodes > MAX_INLINED_NODES) {
+    throw new TypeError(
+      `The schema expands to more than ${MAX_INLINED_NODES} nodes once its $refs are inlined`,
+    );
+  }
+  if (depth > MAX_INLINED_DEPTH) {
+    throw new TypeError(
+      `The schema nests deeper than ${MAX_INLINED_DEPTH} levels once its $refs are inlined`,
+    );
+  }
   if (node === true) return {};
   if (!isNode(node)) return node;
   if (typeof node.$ref === "string") {
     const { $ref: ref, ...siblings } = node as Node & { $ref: string };
-    const target = path.includes(ref) || path.length >= maxDepth ? undefined : resolve(root, ref);
+    const cut = path.includes(ref) || path.length >= at.maxRefDepth;
+    const target = cut ? undefined : resolvePointer(at.root, ref);
+    if (!cut && target === undefined) {
+      throw new TypeError(`The schema's $ref ${JSON.stringify(ref)} cannot be resolved`);
+    }
     const expanded = isNode(target) ? { ...target, ...siblings } : target === true ? siblings : undefined;
-    if (expanded) return inline(expanded, root, [...path, ref], maxDepth);
-    return inline(siblings, root, path, maxDepth);
+    if (expanded) return inline(expanded, at, [...path, ref], depth);
+    return inline(siblings, at, path, depth);
   }
   const { $defs: _defs, definitions: _definitions, ...rest } = node;
-  return mapChildren(rest, (child) => inline(child, root, path, maxDepth));
+  return mapChildren(rest, (child) => inline(child, at, path, depth + 1));
+}
+
+/** `schema` with its `$ref`s inlined, after checking it is small enough to walk. */
+function inlined(schema: JsonSchema, maxRefDepth: number): Node {
+  const problem = boundsProblem(schema, SCHEMA_BOUNDS);
+  if (problem !== undefined) throw new TypeError(`The schema ${problem}`);
+  const source = structuredClone(schema) as Node;
+  return inline(source, { root: source, maxRefDepth, nodes: 0 }, [], 0) as Node;
 }
 
 /** Every property of `schemas`, the first definition of each winning. */
@@ -328,8 +364,8 @@ function adapt(node: unknown, provider: LlmProvider, strict: boolean, where: str
 
 /**
  * A tool's input schema made fit for one provider's function calling, as a new object (the input
- * is never changed). For every provider: local `$ref`/`$defs` inlined (a cycle, a chain deeper than
- * `maxRefDepth` or a remote `$ref` becomes `{}`), `$schema`/`$id`/`$comment`… dropped, the root an
+ * is never changed). For every provider: local `$ref`/`$defs` inlined (a cycle or a chain deeper
+ * than `maxRefDepth` becomes `{}`), `$schema`/`$id`/`$comment`… dropped, the root an
  * object schema with `properties` and no `anyOf`/`oneOf`/`allOf`/`not`/`enum` (folded into the
  * object), every array given `items` (`{}` if it had none), `required` without repeats.
  * - `"openai"`: that is all the (non-strict) Chat Completions and Responses APIs need; with
@@ -343,16 +379,22 @@ function adapt(node: unknown, provider: LlmProvider, strict: boolean, where: str
  *   properties, empty `properties` removed (send no `parameters` for a tool without arguments).
  *   Untyped values (`{}`) stay untyped; some Gemini versions refuse them.
  * - `"generic"`: the common rules only, for other OpenAI-compatible servers (Ollama, vLLM…).
+ *
+ * A schema nested deeper than 100 levels or of more than 100,000 nodes (before or once inlined), or
+ * with a `$ref` that cannot be resolved (a remote one, or a pointer to nothing), throws a `TypeError`.
  */
 export function schemaForLlm(
   schema: JsonSchema,
   provider: LlmProvider,
   options: LlmSchemaOptions = {},
 ): JsonSchema {
-  const source = structuredClone(schema) as Node;
-  const inlined = inline(source, source, [], options.maxRefDepth ?? 8) as Node;
   const strict = provider === "openai" && options.strict === true;
-  return adapt(objectRoot(inlined), provider, strict, "(root)") as JsonSchema;
+  return adapt(
+    objectRoot(inlined(schema, options.maxRefDepth ?? 8)),
+    provider,
+    strict,
+    "(root)",
+  ) as JsonSchema;
 }
 
 /**
@@ -363,8 +405,7 @@ export function argumentsFromStrict(
   args: Record<string, unknown>,
   schema: JsonSchema,
 ): Record<string, unknown> {
-  const root = inline(structuredClone(schema), schema, [], 8) as Node;
-  return clean(args, objectRoot(root)) as Record<string, unknown>;
+  return clean(args, objectRoot(inlined(schema, 8))) as Record<string, unknown>;
 }
 
 function clean(value: unknown, schema: unknown): unknown {

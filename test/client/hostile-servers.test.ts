@@ -94,4 +94,21 @@ describe("a client facing a hostile server", () => {
     expect((await mcp.client("noisy").callTool("x")).text()).toBe("called");
     expect(mcp.health().noisy).toMatchObject({ state: "connected", reconnects: 0 });
   });
+
+  it("leaves a tool with a schema too deep out of a MultiServerClient's tools, with a warning, the others kept", async () => {
+    const warnings: { server: string; message: string }[] = [];
+    const mcp = await MultiServerClient.connect(
+      { deep: { command: node, args: [raw, "deep-tools"] }, fine: { command: node, args: [raw, "noise"] } },
+      { on: { warning: (warning) => warnings.push(warning) } },
+    );
+    clients.push(mcp);
+    expect(mcp.tools().map((tool) => tool.name)).toEqual(["ok"]);
+    expect(warnings).toEqual([
+      {
+        server: "deep",
+        message: expect.stringMatching(/^Tool deep left out: its input schema nests deeper than 100 levels/),
+      },
+    ]);
+    expect(mcp.health()).toMatchObject({ deep: { state: "connected" }, fine: { state: "connected" } });
+  });
 });

@@ -28,6 +28,8 @@ export interface ServerHealth {
 export interface ConnectionEvents {
   state(state: ServerState, error?: Error): void;
   toolsChanged(reason: "reconnected" | "listChanged"): void;
+  /** The client worked around something, such as a tool left out for its schema. */
+  warning(message: string): void;
 }
 
 const closedError = (name: string) =>
@@ -189,6 +191,7 @@ export class ServerConnection implements ToolCaller {
     } finally {
       clearTimeout(timer);
     }
+    client.on("warning", (message) => this.events.warning(message));
     try {
       if (this.closed) throw closedError(this.name);
       const tools = await client.listTools({ timeout: connectTimeout });

@@ -73,6 +73,8 @@ export interface MultiServerEvents {
    * `on` option, which is in place before `connect` resolves.
    */
   serverSkipped: SkippedServer;
+  /** A server's client worked around something, such as a tool left out because its schema is too deep. */
+  warning: { server: string; message: string };
 }
 
 /** Listeners of `MultiServerEvents`, by event, as the `on` option takes them. */
@@ -170,6 +172,7 @@ export class MultiServerClient {
               error ? { server: name, state, error } : { server: name, state },
             ),
           toolsChanged: (reason) => multi?.events.emit("toolsChanged", { server: name, reason }),
+          warning: (message) => multi?.events.emit("warning", { server: name, message }),
         }),
       );
     }

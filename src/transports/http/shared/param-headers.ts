@@ -1,3 +1,5 @@
+import { boundsProblem, SCHEMA_BOUNDS } from "../../../util/json-bounds.js";
+
 /**
  * HTTP headers that mirror parts of a 2026-07-28 request (SEP-2243): `Mcp-Name`, and the
  * `Mcp-Param-{Name}` headers of tool arguments annotated with `x-mcp-header`.
@@ -21,7 +23,9 @@ export function paramHeadersOf(schema: Record<string, unknown>): ParamHeader[] |
   // Asked on every call to a tool: a schema is walked once.
   let known = analysed.get(schema);
   if (known === undefined) {
-    known = analyse(schema);
+    // Peer data: measured with a loop before the recursive walk, which is then bounded.
+    const problem = boundsProblem(schema, SCHEMA_BOUNDS);
+    known = problem === undefined ? analyse(schema) : `the input schema ${problem}`;
     analysed.set(schema, known);
   }
   return known;
