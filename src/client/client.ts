@@ -52,6 +52,7 @@ export class McpClient {
   readonly peer: Peer;
   readonly transport: Transport;
   private readonly toolSchemas: Map<string, JsonSchema>;
+  private readonly safeToRepeat: Set<string>;
   /** List and read results kept for the `ttlMs` the server gave. */
   private readonly cache: ResultCache;
 
@@ -61,6 +62,7 @@ export class McpClient {
     this.events = parts.events;
     this.rootsState = parts.rootsState;
     this.toolSchemas = parts.toolSchemas;
+    this.safeToRepeat = parts.safeToRepeat;
     this.cache = parts.cache;
     this.channel = channel;
   }
@@ -150,7 +152,12 @@ export class McpClient {
   async listTools(options?: RequestOptions): Promise<Tool[]> {
     const warn = (message: string) => this.events.emit("warning", message);
     const tools = usableSchemas(await this.all<Tool>("tools/list", "tools", options), warn);
-    for (const tool of tools) this.toolSchemas.set(tool.name, tool.inputSchema);
+    for (const tool of tools) {
+      this.toolSchemas.set(tool.name, tool.inputSchema);
+      const { readOnlyHint, idempotentHint } = tool.annotations ?? {};
+      if (readOnlyHint === true || idempotentHint === true) this.safeToRepeat.add(tool.name);
+      else this.safeToRepeat.delete(tool.name);
+    }
     return this.channel.usableTools(tools, warn);
   }
 

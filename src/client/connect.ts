@@ -117,7 +117,10 @@ async function probe(
   );
   if (found === undefined || found === "silent") return found;
   const modern = { ...identity, protocolVersion: found.protocolVersion };
-  return { parts, channel: new ModernChannel(peer, transport, modern, parts.answer, found) };
+  return {
+    parts,
+    channel: new ModernChannel(peer, transport, modern, parts.answer, found, parts.safeToRepeat),
+  };
 }
 
 /**

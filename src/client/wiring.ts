@@ -27,6 +27,8 @@ export interface ClientParts {
   /** Opened when a handshake session starts: only then does the client answer server requests. */
   serverRequests: ServerRequestGate;
   toolSchemas: Map<string, JsonSchema>;
+  /** Tools the server lists as read-only or idempotent: a call lost with its stream may be sent again. */
+  safeToRepeat: Set<string>;
   cache: ResultCache;
 }
 
@@ -67,6 +69,7 @@ export function wireClient(transport: Transport, options: ClientOptions, version
     answer,
     serverRequests,
     toolSchemas: new Map(),
+    safeToRepeat: new Set(),
     cache,
   };
 }

@@ -25,6 +25,8 @@ export class ModernChannel implements Channel {
     private readonly identity: ModernIdentity,
     private readonly answer: FeatureAnswerer,
     readonly server: InitializeResult,
+    /** Tools whose calls may be sent twice: listed as read-only or idempotent. */
+    private readonly safeToRepeat: ReadonlySet<string> = new Set(),
   ) {
     this.listening = new ListenStream(peer, identity);
   }
@@ -37,12 +39,21 @@ export class ModernChannel implements Channel {
   ): Promise<R> {
     const { peer, identity, answer } = this;
     return modernRequest<T, R>(peer, method, params, identity, answer, options, map, (error) => {
-      // A broken response stream loses the request: it is sent again, as a new request.
       if (
         !(error instanceof McpError) ||
         !(error.data as { streamBroken?: boolean } | undefined)?.streamBroken
       )
         throw error;
+      // A broken response stream loses the request. It is sent again once, as a new request, if
+      // that is safe: a tool the server did not say is read-only or idempotent may have run.
+      const tool = method === "tools/call" ? String(params?.name) : undefined;
+      if (tool !== undefined && !this.safeToRepeat.has(tool)) {
+        throw new McpError(
+          error.code,
+          `${error.message}; tool ${tool} may have run, so it was not sent again: call it again if that is safe`,
+          error.data,
+        );
+      }
       return modernRequest<T, R>(peer, method, params, identity, answer, options, map);
     });
   }

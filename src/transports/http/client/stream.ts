@@ -79,7 +79,8 @@ export class SseStream {
         if (this.requestId !== undefined && this.lastEventId === undefined) {
           return this.failed(
             `The server ended the SSE stream of request ${this.requestId} before answering it, and gave no event id to resume from`,
-            { streamBroken: true },
+            // Nothing can be resumed; whether to send it again is the caller's to decide.
+            { streamBroken: true, retriable: true },
           );
         }
       }
