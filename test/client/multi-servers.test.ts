@@ -98,6 +98,10 @@ describe("MultiServerClient: names and routing", () => {
     });
     expect(subset.map((tool) => tool.name)).toEqual(["alpha__search"]);
     expect(() => mcp.tools({ servers: ["gamma"] })).toThrow(/No server named "gamma"/);
+    // asTools() lists again and gives the same, asynchronously, as McpClient.asTools() does.
+    const listed = await mcp.asTools({ servers: ["alpha"], include: [/^search$/] });
+    expect(listed.map((tool) => tool.name)).toEqual(["alpha__search"]);
+    await expect(mcp.asTools({ servers: ["gamma"] })).rejects.toThrow(/No server named "gamma"/);
 
     const onConflict = await connect({ alpha: search("alpha"), beta: search("beta") });
     expect(onConflict.tools({ servers: ["alpha"] }).map((tool) => tool.name)).toContain("search");

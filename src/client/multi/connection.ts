@@ -262,6 +262,11 @@ export class ServerConnection implements ToolCaller {
     return pending;
   }
 
+  /** Lists the tools again, if connected; a failure is kept as the server's last error. */
+  refresh(): Promise<void> {
+    return this.current ? this.relist(this.current) : Promise.resolve();
+  }
+
   private async relist(client: McpClient): Promise<void> {
     try {
       const tools = await client.listTools();

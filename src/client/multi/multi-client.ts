@@ -219,6 +219,17 @@ export class MultiServerClient {
   }
 
   /**
+   * Like `McpClient.asTools()`: lists every connected server's tools again (the selected ones'),
+   * then gives them as {@link MultiServerClient.tools} does. `tools()` gives the last listing at
+   * once, without asking the servers.
+   */
+  async asTools(selection: ToolSelection = {}): Promise<MultiServerTool[]> {
+    const names = selection.servers ?? this.servers;
+    await Promise.all(names.map((name) => this.connection(name).refresh()));
+    return this.tools(selection);
+  }
+
+  /**
    * The tools of every server (or the selected ones), as `AgentTool`s named for the model and routed to
    * their server. Names follow the `collisions` policy and are `[a-zA-Z0-9_-]{1,64}`. Call again
    * after `toolsChanged`. Throws for an unknown server name, or a conflict under `"error"`.
