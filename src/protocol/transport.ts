@@ -25,6 +25,34 @@ export interface TransportHandlers {
 export interface CheckedMessage {
   /** The stateless request's `_meta`, read and found well-formed. */
   meta?: RequestMeta;
+  /** Who sent it, as the transport verified from its credentials (an HTTP access token). */
+  auth?: AuthInfo;
+}
+
+/**
+ * A verified caller: what an access token (RFC 9068 JWT claims, or an RFC 7662 introspection
+ * response) says of who presented it.
+ */
+export interface AuthInfo {
+  /** Who the token is for: its `sub`, or the client itself for a client's own token. */
+  readonly subject: string;
+  /** The OAuth client the token was issued to (`client_id`, or `azp`), if it says. */
+  readonly clientId: string | undefined;
+  /** The scopes the token grants. */
+  readonly scopes: readonly string[];
+  /** The authorization server that issued it. */
+  readonly issuer: string;
+  /** When it expires, in seconds since the epoch, if it says. */
+  readonly expiresAt: number | undefined;
+  /** The thumbprint of the DPoP key the token is bound to (`cnf.jkt`), for a DPoP-bound token. */
+  readonly jkt: string | undefined;
+  /** Every claim: the JWT's payload, or the introspection response. */
+  readonly claims: Readonly<Record<string, unknown>>;
+  /**
+   * The access token itself, for exchanging it for another (RFC 8693); never forward it. Not
+   * enumerable, so it stays out of logs and JSON.
+   */
+  readonly token: string;
 }
 
 /** Said of a message a transport checked is a JSON-RPC message, and no more. */

@@ -4,6 +4,7 @@ import type { IncomingRequest } from "../protocol/engine/incoming.js";
 import type { RequestOptions } from "../protocol/engine/outgoing.js";
 import { requestedSchemaProblems } from "../protocol/features/elicitation.js";
 import type { Revision } from "../protocol/revisions/revision.js";
+import type { AuthInfo } from "../protocol/transport.js";
 import type { Implementation, Meta } from "../protocol/types/base.js";
 import type {
   CreateMessageRequestParams,
@@ -70,6 +71,14 @@ export class RequestContext {
    */
   get meta(): Readonly<Meta> | undefined {
     return this.request.meta;
+  }
+
+  /**
+   * Who sent the request, verified from its access token (HTTP with `auth`): subject, client,
+   * scopes and claims. `undefined` on a transport without credentials, such as stdio.
+   */
+  get auth(): AuthInfo | undefined {
+    return this.request.auth;
   }
 
   /** The revision this request speaks. */

@@ -2,6 +2,7 @@ import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { modern } from "../protocol/eras/modern.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
 import type { RequestContext } from "./context.js";
+import type { Scopes } from "./scopes.js";
 
 /** Answers one request of a server; the context knows its session and era. */
 export type DispatchHandler = (
@@ -19,6 +20,11 @@ export interface DispatchRow {
   readonly cacheable: boolean;
   /** For a method whose handler may ask for input (multi round-trip), the subject of its questions. */
   readonly asks: ((params: Record<string, unknown>) => unknown) | undefined;
+  /**
+   * For a method that uses one tool, resource or prompt, the scopes it needs of the caller and
+   * what it is called in an error: checked before the handler runs.
+   */
+  readonly scopes: ((params: Record<string, unknown>) => { scopes: Scopes; what: string }) | undefined;
 }
 
 /** A table row for `method`; what the stateless era adds comes from the era. */
@@ -26,6 +32,7 @@ export function row(
   method: string,
   capability: keyof ServerCapabilities | undefined,
   handler: DispatchHandler,
+  scopes?: DispatchRow["scopes"],
 ): DispatchRow {
   return {
     method,
@@ -33,6 +40,7 @@ export function row(
     handler,
     cacheable: modern.cacheable(method),
     asks: modern.askSubject(method),
+    scopes,
   };
 }
 

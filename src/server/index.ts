@@ -4,9 +4,16 @@ export type { EventStore } from "../transports/http/server/event-store.js";
 export { MemoryEventStore } from "../transports/http/server/event-store.js";
 export type { StreamableHttpOptions } from "../transports/http/server/handler.js";
 export type { HttpServerHandle } from "../transports/http/server/listen.js";
+export type {
+  AuthInfo,
+  DpopOptions,
+  IntrospectionOptions,
+  JwtOptions,
+  ProtectedResourceOptions,
+} from "./auth/index.js";
 export type { Completer, CompletionReturn } from "./completion.js";
 export { RequestContext } from "./context.js";
-export type { ServeHttpOptions } from "./http.js";
+export type { AuthOption, ServeHttpOptions, WebHandlerOptions } from "./http.js";
 export { LOGGING_LEVELS } from "./logging.js";
 export type {
   PromptArgs,
@@ -21,6 +28,7 @@ export type {
   ReadResource,
   ReadTemplateResource,
   ResourceMeta,
+  ResourceOptions,
   ResourceReturn,
   ResourceTemplateMeta,
   ResourceTemplateOptions,

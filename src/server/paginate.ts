@@ -51,9 +51,10 @@ export class Paginator<T> {
     this.sorted = undefined;
   }
 
-  page(cursor: unknown): { items: T[]; nextCursor?: string } {
+  /** A page of the items, or of those `keep` keeps (a caller's view), so pages stay full. */
+  page(cursor: unknown, keep?: (item: T) => boolean): { items: T[]; nextCursor?: string } {
     this.sorted ??= sortByKey([...this.source()], this.keyOf);
-    return pageOf(this.sorted, this.keyOf, cursor, this.pageSize);
+    return pageOf(keep ? this.sorted.filter(keep) : this.sorted, this.keyOf, cursor, this.pageSize);
   }
 }
 

@@ -17,6 +17,7 @@ import type {
 import { type Completer, complete } from "./completion.js";
 import type { RequestContext } from "./context.js";
 import { Paginator } from "./paginate.js";
+import { type Scopes, scopesOption, type Visible } from "./scopes.js";
 
 /** One argument described inline, with its completer next to it. */
 export interface PromptArgumentSpec {
@@ -37,6 +38,8 @@ export interface PromptConfig<A extends PromptArguments | undefined = PromptArgu
   complete?: Record<string, Completer>;
   icons?: Icon[];
   _meta?: Meta;
+  /** The scopes a caller's access token must grant to get (or complete) the prompt; see `ToolConfig.scopes`. */
+  scopes?: string[];
 }
 
 /** The arguments a prompt handler gets. */
@@ -50,6 +53,7 @@ export type PromptHandler<Args> = (args: Args, ctx: RequestContext) => PromptRet
 class RegisteredPrompt {
   readonly description: Prompt;
   readonly completers: Record<string, Completer>;
+  readonly scopes: Scopes;
   /** The Standard Schema the arguments are checked with; its validator is built on first use. */
   private readonly schema: StandardSchemaV1 | undefined;
   private validator: Validate | undefined;
@@ -62,6 +66,7 @@ class RegisteredPrompt {
   ) {
     const { title, description, icons, _meta } = config;
     const args = config.arguments;
+    this.scopes = scopesOption(config.scopes, `prompt "${name}"`);
     this.completers = { ...config.complete };
     let list: PromptArgument[] = [];
     if (isStandardSchema(args)) {
@@ -183,8 +188,18 @@ export class PromptRegistry {
     return removed;
   }
 
-  list(cursor: unknown, revision: Revision): ListPromptsResult {
-    const { items, nextCursor } = this.pages.page(cursor);
+  /** The scopes a prompt needs, if it is known. */
+  scopesOf(name: unknown): Scopes {
+    return typeof name === "string" ? this.prompts.get(name)?.scopes : undefined;
+  }
+
+  /** Every scope some prompt needs. */
+  *declaredScopes(): Iterable<string> {
+    for (const prompt of this.prompts.values()) if (prompt.scopes) yield* prompt.scopes;
+  }
+
+  list(cursor: unknown, revision: Revision, visible?: Visible): ListPromptsResult {
+    const { items, nextCursor } = this.pages.page(cursor, visible && ((prompt) => visible(prompt.scopes)));
     const prompts = items.map((prompt) => adaptDescription(prompt.description, revision));
     return nextCursor === undefined ? { prompts } : { prompts, nextCursor };
   }

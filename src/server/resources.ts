@@ -13,6 +13,7 @@ import { UriTemplate, type UriTemplateMatch } from "../util/uri-template.js";
 import { type Completer, complete } from "./completion.js";
 import type { RequestContext } from "./context.js";
 import { Paginator, pageOf, sortByKey } from "./paginate.js";
+import { type Scopes, scopesOption, type Visible } from "./scopes.js";
 
 /** How a resource describes itself (its `uri` is given separately). */
 export type ResourceMeta = Omit<Resource, "uri">;
@@ -38,7 +39,16 @@ export interface ResourceCache {
   cache?: { ttlMs?: number; cacheScope?: "public" | "private" };
 }
 
-export interface ResourceTemplateOptions<Name extends string = string> extends ResourceCache {
+/** How a resource is served beside what it says of itself. */
+export interface ResourceOptions extends ResourceCache {
+  /**
+   * The scopes a caller's access token must grant to read or subscribe to it (and, with
+   * `hideUnauthorized`, to see it listed); see `ToolConfig.scopes`.
+   */
+  scopes?: string[];
+}
+
+export interface ResourceTemplateOptions<Name extends string = string> extends ResourceOptions {
   /** The concrete resources of this template, added to `resources/list`. */
   list?: (ctx: RequestContext) => Resource[] | Promise<Resource[]>;
   /** Completers for the template's variables, by variable name. */
@@ -49,6 +59,7 @@ interface FixedResource {
   description: Resource;
   read: ReadResource;
   cache: ResourceCache["cache"];
+  scopes: Scopes;
 }
 
 interface TemplateEntry {
@@ -56,6 +67,7 @@ interface TemplateEntry {
   description: ResourceTemplate;
   read: ReadTemplateResource;
   options: ResourceTemplateOptions;
+  scopes: Scopes;
 }
 
 /** The longest URI matched against resource templates by default. */
@@ -90,9 +102,10 @@ export class ResourceRegistry {
     return false;
   }
 
-  add(uri: string, meta: ResourceMeta, read: ReadResource, options: ResourceCache = {}): void {
+  add(uri: string, meta: ResourceMeta, read: ReadResource, options: ResourceOptions = {}): void {
     if (this.fixed.has(uri)) throw new Error(`A resource with URI "${uri}" is already registered`);
-    this.fixed.set(uri, { description: { uri, ...meta }, read, cache: options.cache });
+    const scopes = scopesOption(options.scopes, `resource "${uri}"`);
+    this.fixed.set(uri, { description: { uri, ...meta }, read, cache: options.cache, scopes });
     this.onChange();
   }
 
@@ -110,7 +123,14 @@ export class ResourceRegistry {
         throw new TypeError(`Template "${uriTemplate}" has no variable "${name}" to complete`);
       }
     }
-    this.templates.set(uriTemplate, { template, description: { uriTemplate, ...meta }, read, options });
+    const scopes = scopesOption(options.scopes, `resource template "${uriTemplate}"`);
+    this.templates.set(uriTemplate, {
+      template,
+      description: { uriTemplate, ...meta },
+      read,
+      options,
+      scopes,
+    });
     this.templatePages.invalidate();
     this.onChange();
   }
@@ -124,11 +144,17 @@ export class ResourceRegistry {
     return removed;
   }
 
-  async list(cursor: unknown, ctx: RequestContext, revision: Revision): Promise<ListResourcesResult> {
+  async list(
+    cursor: unknown,
+    ctx: RequestContext,
+    revision: Revision,
+    visible?: Visible,
+  ): Promise<ListResourcesResult> {
     const all: Resource[] = [];
-    for (const { description } of this.fixed.values()) all.push(description);
-    for (const { options } of this.templates.values())
-      if (options.list) all.push(...(await options.list(ctx)));
+    for (const { description, scopes } of this.fixed.values())
+      if (!visible || visible(scopes)) all.push(description);
+    for (const { options, scopes } of this.templates.values())
+      if (options.list && (!visible || visible(scopes))) all.push(...(await options.list(ctx)));
     const { items, nextCursor } = pageOf(
       sortByKey(all, (r) => r.uri),
       (r) => r.uri,
@@ -139,8 +165,11 @@ export class ResourceRegistry {
     return nextCursor === undefined ? { resources } : { resources, nextCursor };
   }
 
-  listTemplates(cursor: unknown, revision: Revision): ListResourceTemplatesResult {
-    const { items, nextCursor } = this.templatePages.page(cursor);
+  listTemplates(cursor: unknown, revision: Revision, visible?: Visible): ListResourceTemplatesResult {
+    const { items, nextCursor } = this.templatePages.page(
+      cursor,
+      visible && ((entry) => visible(entry.scopes)),
+    );
     const resourceTemplates = items.map((entry) => adaptDescription(entry.description, revision));
     return nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor };
   }
@@ -150,6 +179,26 @@ export class ResourceRegistry {
     const fixed = this.fixed.get(uri);
     if (fixed) return fixed.cache;
     return this.matching(uri)?.[0].options.cache;
+  }
+
+  /** The scopes of the resource a URI names (a fixed one's, or its template's). */
+  scopesOf(uri: unknown): Scopes {
+    if (typeof uri !== "string") return undefined;
+    const fixed = this.fixed.get(uri);
+    if (fixed) return fixed.scopes;
+    for (const entry of this.templates.values()) if (entry.template.match(uri)) return entry.scopes;
+    return undefined;
+  }
+
+  /** The scopes of a template, by its URI template. */
+  templateScopes(uriTemplate: unknown): Scopes {
+    return typeof uriTemplate === "string" ? this.templates.get(uriTemplate)?.scopes : undefined;
+  }
+
+  /** Every scope some resource or template needs. */
+  *declaredScopes(): Iterable<string> {
+    for (const { scopes } of this.fixed.values()) if (scopes) yield* scopes;
+    for (const { scopes } of this.templates.values()) if (scopes) yield* scopes;
   }
 
   /** Whether a URI names a resource: a fixed one or one a template matches. */

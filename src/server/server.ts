@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import type { MessageTrace } from "../protocol/engine/peer.js";
 import type { CacheHint, ResultStamp } from "../protocol/eras/era.js";
 import { modern } from "../protocol/eras/modern.js";
@@ -8,7 +9,6 @@ import type { Transport } from "../protocol/transport.js";
 import type { Implementation } from "../protocol/types/base.js";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
-import type { StreamableHttpHandler, StreamableHttpOptions } from "../transports/http/server/handler.js";
 import type { HttpServerHandle } from "../transports/http/server/listen.js";
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
 import { extend } from "../util/extend.js";
@@ -16,7 +16,7 @@ import type { UriTemplateVariables } from "../util/uri-template.js";
 import { completeRequest } from "./completion.js";
 import { RequestContext } from "./context.js";
 import { type DispatchRow, notOffered, row } from "./dispatch.js";
-import type { ServeHttpOptions } from "./http.js";
+import type { ServeHttpOptions, WebEndpoint, WebHandlerOptions } from "./http.js";
 import { openInputRounds, serverMetaOf } from "./modern-dispatch.js";
 import {
   type PromptArgs,
@@ -30,12 +30,13 @@ import { RequestStateSigner } from "./request-state.js";
 import {
   type ReadResource,
   type ReadTemplateResource,
-  type ResourceCache,
   type ResourceMeta,
+  type ResourceOptions,
   ResourceRegistry,
   type ResourceTemplateMeta,
   type ResourceTemplateOptions,
 } from "./resources.js";
+import { requireScopes, type Scopes, visibleTo } from "./scopes.js";
 import { type ServerSession, ServerSession as Session, type SessionHost } from "./session.js";
 import { Subscriptions } from "./subscriptions.js";
 import {
@@ -84,8 +85,13 @@ export interface ServerOptions {
   requestStateTtl?: number;
   /** Declare these capabilities even before anything of the kind is registered. */
   capabilities?: { tools?: boolean; resources?: boolean; prompts?: boolean; completions?: boolean };
-  /** Options of the web handler `server.fetch`. */
-  http?: StreamableHttpOptions;
+  /** Options of the web handler `server.fetch`; `auth` protects it (give its `resource`). */
+  http?: WebHandlerOptions;
+  /**
+   * List only the tools, resources and prompts whose `scopes` the caller's token grants. Default
+   * false: everything is listed, and what needs a scope the caller lacks is refused when used.
+   */
+  hideUnauthorized?: boolean;
 }
 
 type ListKind = "tools" | "resources" | "prompts";
@@ -109,7 +115,7 @@ export class McpServer implements SessionHost {
   private readonly prompts: PromptRegistry;
   private readonly sessions = new Set<ServerSession>();
   private readonly changed = new Set<ListKind>();
-  private webHandler: StreamableHttpHandler | undefined;
+  private webEndpoint: Promise<WebEndpoint> | undefined;
   private readonly signer: RequestStateSigner;
   private readonly cache: CacheHint;
   /** What every stateless result carries: the server's identity, and caching hints where due. */
@@ -117,6 +123,7 @@ export class McpServer implements SessionHost {
   private readonly uncachedStamp: ResultStamp;
   /** One row per method this server answers. */
   private readonly table: readonly DispatchRow[];
+  private readonly rows: ReadonlyMap<string, DispatchRow>;
   private readonly subscriptions: Subscriptions;
   private declared: ServerCapabilities | undefined;
 
@@ -135,6 +142,7 @@ export class McpServer implements SessionHost {
     this.stamp = { serverMeta, cache: this.cache };
     this.uncachedStamp = { serverMeta, cache: undefined };
     this.table = this.dispatchTable();
+    this.rows = new Map(this.table.map((entry) => [entry.method, entry]));
     const pageSize = options.pageSize ?? 1000;
     this.tools = new ToolRegistry(
       pageSize,
@@ -164,7 +172,7 @@ export class McpServer implements SessionHost {
   }
 
   /** Registers a resource at a fixed URI; `read` returns text, bytes or contents. */
-  resource(uri: string, meta: ResourceMeta, read: ReadResource, options?: ResourceCache): this {
+  resource(uri: string, meta: ResourceMeta, read: ReadResource, options?: ResourceOptions): this {
     this.resources.add(uri, meta, read, options);
     return this;
   }
@@ -241,29 +249,58 @@ export class McpServer implements SessionHost {
     return capabilities;
   }
 
-  /** Every method the server answers, with the capability it needs. */
+  /** Every method the server answers, with the capability it needs and the scopes of what it uses. */
   private dispatchTable(): DispatchRow[] {
+    const tool = (params: Record<string, unknown>) => ({
+      scopes: this.tools.scopesOf(params.name),
+      what: `tool ${String(params.name)}`,
+    });
+    const resource = (params: Record<string, unknown>) => ({
+      scopes: this.resources.scopesOf(params.uri),
+      what: `resource ${String(params.uri)}`,
+    });
+    const prompt = (params: Record<string, unknown>) => ({
+      scopes: this.prompts.scopesOf(params.name),
+      what: `prompt ${String(params.name)}`,
+    });
+    const completed = (params: Record<string, unknown>) => {
+      const ref = (params.ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
+      if (ref.type === "ref/prompt") return prompt(ref);
+      return { scopes: this.resources.templateScopes(ref.uri), what: `resource template ${String(ref.uri)}` };
+    };
     return [
       row("initialize", undefined, (params, ctx) => ctx.session.initialize(params)),
       row("logging/setLevel", undefined, (params, ctx) => ctx.session.setLevel(params.level)),
-      row("tools/list", "tools", (params, ctx) => this.tools.list(params.cursor, ctx.revision!)),
-      row("tools/call", "tools", (params, ctx) => this.tools.call(params, ctx)),
+      row("tools/list", "tools", (params, ctx) =>
+        this.tools.list(params.cursor, ctx.revision!, this.visible(ctx)),
+      ),
+      row("tools/call", "tools", (params, ctx) => this.tools.call(params, ctx), tool),
       row("resources/list", "resources", (params, ctx) =>
-        this.resources.list(params.cursor, ctx, ctx.revision!),
+        this.resources.list(params.cursor, ctx, ctx.revision!, this.visible(ctx)),
       ),
       row("resources/templates/list", "resources", (params, ctx) =>
-        this.resources.listTemplates(params.cursor, ctx.revision!),
+        this.resources.listTemplates(params.cursor, ctx.revision!, this.visible(ctx)),
       ),
-      row("resources/read", "resources", (params, ctx) => this.resources.read(params, ctx)),
-      row("resources/subscribe", "resources", (params, ctx) => this.subscribe(ctx.session, params.uri)),
+      row("resources/read", "resources", (params, ctx) => this.resources.read(params, ctx), resource),
+      row(
+        "resources/subscribe",
+        "resources",
+        (params, ctx) => this.subscribe(ctx.session, params.uri),
+        resource,
+      ),
       row("resources/unsubscribe", "resources", (params, ctx) => {
         ctx.session.subscriptions.delete(String(params.uri));
         return {};
       }),
-      row("prompts/list", "prompts", (params, ctx) => this.prompts.list(params.cursor, ctx.revision!)),
-      row("prompts/get", "prompts", (params, ctx) => this.prompts.get(params, ctx)),
-      row("completion/complete", "completions", (params) =>
-        completeRequest(params, this.prompts, this.resources),
+      row("prompts/list", "prompts", (params, ctx) =>
+        this.prompts.list(params.cursor, ctx.revision!, this.visible(ctx)),
+      ),
+      row("prompts/get", "prompts", (params, ctx) => this.prompts.get(params, ctx), prompt),
+      row(
+        "completion/complete",
+        "completions",
+        (params) => completeRequest(params, this.prompts, this.resources),
+        completed,
       ),
       row("server/discover", undefined, () => this.discover()),
       row("subscriptions/listen", undefined, (params, ctx) =>
@@ -283,15 +320,42 @@ export class McpServer implements SessionHost {
         // A method of a capability the server did not declare is answered as unknown.
         if (entry.capability && !session.capabilities[entry.capability])
           throw notOffered(entry.method, entry.capability);
+        if (entry.scopes) checkScopes(entry, params, ctx);
         return entry.handler(params, ctx);
       });
     }
+  }
+
+  /** What a list shows its caller: everything, or (`hideUnauthorized`) what its token's scopes allow. */
+  private visible(ctx: RequestContext) {
+    return visibleTo(ctx.auth, this.options.hideUnauthorized === true);
+  }
+
+  /**
+   * @internal The scopes a message needs of its sender: those of the tool it calls, the resource
+   * it reads, the prompt it gets. The HTTP endpoint checks them before the server sees the message.
+   */
+  requiredScopes(message: JSONRPCMessage): { scopes: Scopes; what: string } | undefined {
+    if (!("method" in message) || !("id" in message)) return undefined;
+    return this.rows.get(message.method)?.scopes?.(message.params ?? {});
+  }
+
+  /** @internal Every scope a tool, resource or prompt needs. */
+  declaredScopes(): string[] {
+    return [
+      ...new Set([
+        ...this.tools.declaredScopes(),
+        ...this.resources.declaredScopes(),
+        ...this.prompts.declaredScopes(),
+      ]),
+    ];
   }
 
   /** A stateless request: capabilities as of now, input rounds, and the era's result shape. */
   private serveModern(entry: DispatchRow, params: Record<string, unknown>, ctx: RequestContext) {
     const { method, capability } = entry;
     if (capability && !this.capabilities()[capability]) throw notOffered(method, capability);
+    if (entry.scopes) checkScopes(entry, params, ctx);
     const stamp = entry.cacheable ? this.stampOf(method, params) : this.uncachedStamp;
     const finish = (result: object): object => modern.decorate(method, result, stamp);
     if (entry.asks) openInputRounds(method, entry.asks, params, ctx, this.signer, finish);
@@ -370,8 +434,8 @@ export class McpServer implements SessionHost {
    */
   fetch = async (request: Request): Promise<Response> => {
     const http = await import("./http.js");
-    this.webHandler ??= http.webHandler(this.httpHost(), this.options.http);
-    return http.handleRequest(this.webHandler, request);
+    this.webEndpoint ??= http.webEndpoint(this.httpHost(), this.options.http);
+    return http.handleRequest(await this.webEndpoint, request);
   };
 
   private httpHost() {
@@ -380,13 +444,18 @@ export class McpServer implements SessionHost {
         this.connect(transport, init).then(() => {}),
       supportedVersions: this.supportedVersions,
       paramHeaders: (tool: string) => this.tools.paramHeaders(tool),
+      scopes: {
+        requiredScopes: (message: JSONRPCMessage) => this.requiredScopes(message),
+        declaredScopes: () => this.declaredScopes(),
+      },
     };
   }
 
   /** Ends every session. */
   async close(): Promise<void> {
     await Promise.all([...this.sessions].map((session) => session.close()));
-    await this.webHandler?.close();
+    const endpoint = await this.webEndpoint?.catch(() => undefined);
+    await endpoint?.handler.close();
   }
 
   private subscribe(session: ServerSession, uri: unknown): object {
@@ -415,4 +484,10 @@ export class McpServer implements SessionHost {
       this.changed.clear();
     });
   }
+}
+
+/** Refuses, before the handler runs, a request whose caller lacks a scope of what it uses. */
+function checkScopes(entry: DispatchRow, params: Record<string, unknown>, ctx: RequestContext): void {
+  const { scopes, what } = entry.scopes!(params);
+  if (scopes) requireScopes(ctx.auth, scopes, what);
 }

@@ -17,6 +17,7 @@ import { type ParamHeader, paramHeadersOf } from "../transports/http/shared/para
 import type { RequestContext } from "./context.js";
 import { Paginator } from "./paginate.js";
 import type { RateLimiter } from "./rate-limit.js";
+import { type Scopes, scopesOption, type Visible } from "./scopes.js";
 import { type ToolReturn, toCallToolResult, toolError } from "./tool-result.js";
 
 /** The arguments type a tool's input schema describes. */
@@ -36,6 +37,11 @@ export interface ToolConfig<
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Meta;
+  /**
+   * The scopes a caller's access token must grant to call the tool (and, with `hideUnauthorized`,
+   * to see it listed); checked before the handler runs. A call without a verified token is refused.
+   */
+  scopes?: string[];
 }
 
 /**
@@ -71,6 +77,7 @@ class RegisteredTool {
     /** The Standard Schema given, or the JSON Schema listed; `undefined` when there is none. */
     private readonly inputSchema: SchemaLike | undefined,
     private readonly outputSchema: SchemaLike | undefined,
+    readonly scopes: Scopes,
   ) {}
 
   get name(): string {
@@ -145,6 +152,7 @@ function registeredTool(name: string, config: ToolConfig, handler: ToolHandler<a
     handler,
     !input || isStandardSchema(input) ? input : inputSchema,
     isStandardSchema(output) ? output : outputSchema,
+    scopesOption(config.scopes, `tool "${name}"`),
   );
 }
 
@@ -210,8 +218,18 @@ export class ToolRegistry {
     return typeof headers === "string" || headers.length === 0 ? undefined : headers;
   }
 
-  list(cursor: unknown, revision: Revision): ListToolsResult {
-    const { items, nextCursor } = this.pages.page(cursor);
+  /** The scopes a tool needs, if it is known. */
+  scopesOf(name: unknown): Scopes {
+    return typeof name === "string" ? this.tools.get(name)?.scopes : undefined;
+  }
+
+  /** Every scope some tool needs. */
+  *declaredScopes(): Iterable<string> {
+    for (const tool of this.tools.values()) if (tool.scopes) yield* tool.scopes;
+  }
+
+  list(cursor: unknown, revision: Revision, visible?: Visible): ListToolsResult {
+    const { items, nextCursor } = this.pages.page(cursor, visible && ((tool) => visible(tool.scopes)));
     const result: ListToolsResult = { tools: items.map((tool) => adaptTool(tool.description, revision)) };
     if (nextCursor !== undefined) result.nextCursor = nextCursor;
     return result;

@@ -1,4 +1,5 @@
 import type { JSONRPCRequest, RequestId } from "../../jsonrpc/messages.js";
+import type { AuthInfo } from "../transport.js";
 import type { Meta, ProgressToken, Result } from "../types/base.js";
 import type { RequestMeta } from "../types/lifecycle.js";
 import type { Batch } from "./batch.js";
@@ -25,6 +26,8 @@ export class IncomingRequest {
     readonly message: JSONRPCRequest,
     /** What a stateless request says of its sender in `_meta`; `undefined` in a session. */
     readonly requestMeta?: RequestMeta,
+    /** Who sent it, as its transport verified; `undefined` on a transport without credentials. */
+    readonly auth?: AuthInfo,
   ) {
     this.id = message.id;
     this.method = message.method;

@@ -224,7 +224,7 @@ export class Peer {
     const message = value as JSONRPCMessage;
     this.trace?.("receive", message);
     if ("method" in message) {
-      if ("id" in message) this.handleRequest(message as JSONRPCRequest, checked?.meta);
+      if ("id" in message) this.handleRequest(message as JSONRPCRequest, checked);
       else this.handleNotification(message);
     } else {
       this.handleResponse(message);
@@ -321,8 +321,9 @@ export class Peer {
     }
   }
 
-  private handleRequest(message: JSONRPCRequest, meta: RequestMeta | undefined, batch?: Batch): void {
+  private handleRequest(message: JSONRPCRequest, checked: CheckedMessage | undefined, batch?: Batch): void {
     const { id, method } = message;
+    const meta = checked?.meta;
     if (this.incoming.has(id)) {
       this.respondError(
         id,
@@ -341,7 +342,7 @@ export class Peer {
       this.respondError(id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`), batch);
       return;
     }
-    const request = new IncomingRequest(this, message, admitted);
+    const request = new IncomingRequest(this, message, admitted, checked?.auth);
     if (batch !== undefined) {
       request.batch = batch;
       batch.open++;

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { type JSONRPCMessage, messageProblem } from "../../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../../protocol/transport.js";
+import { type AuthInfo, CHECKED, type Transport, type TransportHandlers } from "../../protocol/transport.js";
+import { type HttpAuthHooks, isRefusal, principalOf } from "../http/shared/authenticate.js";
 import {
   BodyTimeoutError,
   BodyTooLargeError,
@@ -22,6 +23,11 @@ export interface LegacySseOptions extends OriginPolicy {
   /** How long a POSTed body may take to arrive, in ms; default 30 s, 0 disables. */
   bodyTimeout?: number;
   keepAliveInterval?: number;
+  /**
+   * Checks the credentials of every GET and POST, and each message against what the caller may
+   * do; a session stays bound to the caller that opened it.
+   */
+  auth?: HttpAuthHooks;
 }
 
 /** One legacy session: messages arrive by POST, everything goes back on its GET stream. */
@@ -34,6 +40,8 @@ class LegacySseTransport implements Transport {
     private readonly sink: SseSink,
     keepAliveInterval: number,
     private readonly onClose: () => void,
+    /** Who opened the session, when its requests carry verified credentials. */
+    readonly principal: string | undefined,
   ) {
     if (keepAliveInterval > 0) {
       this.keepAlive = setInterval(() => sink.write(": keep-alive\n\n"), keepAliveInterval);
@@ -46,8 +54,9 @@ class LegacySseTransport implements Transport {
     this.handlers = handlers;
   }
 
-  deliver(message: unknown): void {
-    this.handlers?.onmessage(message);
+  /** A POSTed message, checked, from `auth` if its credentials were verified. */
+  deliver(message: unknown, auth: AuthInfo | undefined): void {
+    this.handlers?.onmessage(message, auth ? { auth } : CHECKED);
   }
 
   send(message: JSONRPCMessage): void {
@@ -93,6 +102,8 @@ export class LegacySseHandler implements MountedRoutes {
   async openStream(exchange: HttpExchange): Promise<void> {
     const forbidden = originProblem(exchange, this.options);
     if (forbidden) return reply(exchange, 403, `Forbidden: ${forbidden}`);
+    const auth = await this.authenticate(exchange);
+    if (auth === null) return;
     const sessionId = randomBytes(16).toString("base64url");
     const sink = exchange.openStream({
       "content-type": "text/event-stream",
@@ -100,8 +111,11 @@ export class LegacySseHandler implements MountedRoutes {
       connection: "keep-alive",
       "x-accel-buffering": "no",
     });
-    const transport = new LegacySseTransport(sink, this.options.keepAliveInterval ?? 15_000, () =>
-      this.sessions.delete(sessionId),
+    const transport = new LegacySseTransport(
+      sink,
+      this.options.keepAliveInterval ?? 15_000,
+      () => this.sessions.delete(sessionId),
+      auth && principalOf(auth),
     );
     this.sessions.set(sessionId, transport);
     sink.write(formatSseEvent({ event: "endpoint", data: `${this.messagesPath}?sessionId=${sessionId}` }));
@@ -112,9 +126,13 @@ export class LegacySseHandler implements MountedRoutes {
   async post(exchange: HttpExchange): Promise<void> {
     const forbidden = originProblem(exchange, this.options);
     if (forbidden) return reply(exchange, 403, `Forbidden: ${forbidden}`);
+    const auth = await this.authenticate(exchange);
+    if (auth === null) return;
     const sessionId = new URL(exchange.url, "http://x").searchParams.get("sessionId");
     const transport = sessionId === null ? undefined : this.sessions.get(sessionId);
-    if (!transport) return reply(exchange, 404, "Session not found");
+    // Someone else's session is not found either: nothing says it exists.
+    if (!transport || transport.principal !== (auth && principalOf(auth)))
+      return reply(exchange, 404, "Session not found");
     if (!/^application\/json\s*(;|$)/i.test(exchange.header("content-type") ?? "")) {
       return reply(exchange, 415, "Unsupported Media Type: Content-Type must be application/json");
     }
@@ -133,8 +151,20 @@ export class LegacySseHandler implements MountedRoutes {
     }
     const problem = messageProblem(value);
     if (problem) return reply(exchange, 400, `Invalid request: ${problem}`, ErrorCode.InvalidRequest);
+    const refusal = auth && this.options.auth?.authorize?.(value as JSONRPCMessage, auth);
+    if (refusal)
+      return reply(exchange, refusal.status, refusal.message, ErrorCode.ServerError, refusal.headers);
     exchange.respond(202, { "content-type": "text/plain" }, "Accepted");
-    transport.deliver(value);
+    transport.deliver(value, auth);
+  }
+
+  /** The verified caller (`undefined` without `auth`), or `null` after refusing the request. */
+  private async authenticate(exchange: HttpExchange): Promise<AuthInfo | undefined | null> {
+    if (!this.options.auth) return undefined;
+    const verified = await this.options.auth.authenticate(exchange);
+    if (!isRefusal(verified)) return verified;
+    reply(exchange, verified.status, verified.message, ErrorCode.ServerError, verified.headers);
+    return null;
   }
 
   async close(): Promise<void> {
@@ -147,7 +177,8 @@ function reply(
   status: number,
   message: string,
   code: number = ErrorCode.ServerError,
+  headers: Readonly<Record<string, string>> = {},
 ): void {
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message } });
-  exchange.respond(status, { "content-type": "application/json" }, body);
+  exchange.respond(status, { "content-type": "application/json", ...headers }, body);
 }

@@ -10,8 +10,9 @@ import {
 import { speaksModern } from "../../../protocol/eras/modern.js";
 import { readRequestMeta, unsupportedVersion } from "../../../protocol/eras/request-meta.js";
 import { revisionOf } from "../../../protocol/revisions/index.js";
-import type { CheckedMessage } from "../../../protocol/transport.js";
+import type { AuthInfo, CheckedMessage } from "../../../protocol/transport.js";
 import type { RequestMeta } from "../../../protocol/types/lifecycle.js";
+import { type HttpAuthHooks, type HttpRefusal, isRefusal, principalOf } from "../shared/authenticate.js";
 import {
   BodyTimeoutError,
   BodyTooLargeError,
@@ -59,6 +60,12 @@ export interface StreamableHttpOptions extends OriginPolicy {
   bodyTimeout?: number;
   /** Who makes the request (from its credentials); a session stays bound to whoever opened it. */
   principalOf?: (exchange: HttpExchange) => string | undefined;
+  /**
+   * Checks every request's credentials before anything else, and each message against what the
+   * caller may do (a protected resource, see `mcpkit/server`'s `auth`). The verified caller is bound
+   * to the sessions it opens (in place of `principalOf`) and reaches handlers as `ctx.auth`.
+   */
+  auth?: HttpAuthHooks;
   /** For each tool, the `Mcp-Param-*` headers its arguments are mirrored in (2026-07-28). */
   paramHeaders?: ParamHeaders;
 }
@@ -89,7 +96,6 @@ export class StreamableHttpHandler {
       options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
     this.sessions = new SessionStore(
       options.sessionIdleTimeout ?? 30 * 60_000,
-      options.principalOf,
       options.maxSessions ?? 10_000,
     );
   }
@@ -102,13 +108,23 @@ export class StreamableHttpHandler {
   async handle(exchange: HttpExchange): Promise<void> {
     const forbidden = originProblem(exchange, this.options);
     if (forbidden) return reply(exchange, 403, ErrorCode.ServerError, `Forbidden: ${forbidden}`);
+    let auth: AuthInfo | undefined;
+    if (this.options.auth) {
+      const verified = await this.options.auth.authenticate(exchange);
+      if (isRefusal(verified)) return refuse(exchange, verified);
+      auth = verified;
+    }
+    const caller: Caller = {
+      auth,
+      principal: auth ? principalOf(auth) : this.options.principalOf?.(exchange),
+    };
     switch (exchange.method) {
       case "POST":
-        return this.post(exchange);
+        return this.post(exchange, caller);
       case "GET":
-        return this.get(exchange);
+        return this.get(exchange, caller);
       case "DELETE":
-        return this.delete(exchange);
+        return this.delete(exchange, caller);
       default:
         return reply(exchange, 405, ErrorCode.ServerError, `Method not allowed: ${exchange.method}`, {
           allow: this.keepsSessions ? "GET, POST, DELETE" : "POST",
@@ -124,14 +140,17 @@ export class StreamableHttpHandler {
     await Promise.all([this.sessions.close(), stateless?.close()]);
   }
 
-  private async post(exchange: HttpExchange): Promise<void> {
+  private async post(exchange: HttpExchange, caller: Caller): Promise<void> {
     if (refused(exchange, POST_RULES)) return;
     const version = exchange.header("mcp-protocol-version");
     const read = await this.readMessage(exchange);
     if (read === undefined) return;
-    if (Array.isArray(read)) return this.postBatch(exchange, read, version);
+    const { auth } = caller;
+    if (Array.isArray(read)) return this.postBatch(exchange, read, version, caller);
     const message = read;
-    if (isModernMessage(message, version)) return this.postModern(exchange, message, version);
+    const forbidden = auth && this.options.auth?.authorize?.(message, auth);
+    if (forbidden) return refuse(exchange, forbidden, (message as { id?: RequestId }).id);
+    if (isModernMessage(message, version)) return this.postModern(exchange, message, version, auth);
     if (version !== undefined && !this.supportedVersions.includes(version)) {
       return reply(
         exchange,
@@ -145,7 +164,7 @@ export class StreamableHttpHandler {
     if (this.options.stateless) {
       const transport = new HttpSessionTransport(undefined, this.streamOptions(undefined, true));
       await this.connect(transport, isInitialize ? {} : { assumeVersion: version ?? DEFAULT_HEADER_VERSION });
-      transport.receive(exchange, [message], ids);
+      transport.receive(exchange, [message], ids, false, auth);
       if (ids.length === 0) await transport.close();
       return;
     }
@@ -161,12 +180,12 @@ export class StreamableHttpHandler {
       }
       const sessionId = randomBytes(16).toString("base64url");
       const transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId, false));
-      this.sessions.add(sessionId, transport, exchange);
+      this.sessions.add(sessionId, transport, caller.principal);
       await this.connect(transport, {});
-      transport.receive(exchange, [message], ids);
+      transport.receive(exchange, [message], ids, false, auth);
       return;
     }
-    this.sessions.of(exchange)?.receive(exchange, [message], ids);
+    this.sessions.of(exchange, caller.principal)?.receive(exchange, [message], ids, false, auth);
   }
 
   /**
@@ -175,7 +194,12 @@ export class StreamableHttpHandler {
    * responses (or an event stream of them). A batch with a malformed message, or `initialize`, runs
    * nothing and is answered 400.
    */
-  private async postBatch(exchange: HttpExchange, batch: unknown[], header: string | undefined) {
+  private async postBatch(
+    exchange: HttpExchange,
+    batch: unknown[],
+    header: string | undefined,
+    caller: Caller,
+  ) {
     const version = header ?? DEFAULT_HEADER_VERSION;
     const problem = revisionOf(version)?.batches
       ? batchProblem(batch)
@@ -183,15 +207,21 @@ export class StreamableHttpHandler {
     if (problem !== undefined)
       return reply(exchange, 400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`);
     const messages = batch as JSONRPCMessage[];
+    const { auth } = caller;
+    // A batch runs whole or not at all: one message the caller may not send refuses it.
+    for (const message of auth ? messages : []) {
+      const forbidden = this.options.auth?.authorize?.(message, auth!);
+      if (forbidden) return refuse(exchange, forbidden);
+    }
     const ids = messages.flatMap((m) => ("method" in m && "id" in m ? [m.id] : []));
     if (this.options.stateless) {
       const transport = new HttpSessionTransport(undefined, this.streamOptions(undefined, true));
       await this.connect(transport, { assumeVersion: version });
-      transport.receive(exchange, messages, ids, true);
+      transport.receive(exchange, messages, ids, true, auth);
       if (ids.length === 0) await transport.close();
       return;
     }
-    this.sessions.of(exchange)?.receive(exchange, messages, ids, true);
+    this.sessions.of(exchange, caller.principal)?.receive(exchange, messages, ids, true, auth);
   }
 
   /** The POST's JSON-RPC message (or batch, unchecked), or `undefined` after answering 413 or 400. */
@@ -240,13 +270,18 @@ export class StreamableHttpHandler {
    * A stateless request (2026-07-28): its `_meta` and headers are checked, then it is served, with
    * no session, on the endpoint's one stateless transport; errors carry their HTTP status (400, 404).
    */
-  private async postModern(exchange: HttpExchange, message: JSONRPCMessage, version: string | undefined) {
-    let checked: CheckedMessage | undefined;
+  private async postModern(
+    exchange: HttpExchange,
+    message: JSONRPCMessage,
+    version: string | undefined,
+    auth: AuthInfo | undefined,
+  ) {
+    let checked: CheckedMessage | undefined = auth && { auth };
     if ("method" in message && "id" in message) {
       const admitted = this.modernAdmission(exchange, message, version);
       if (admitted instanceof McpError)
         return replyError(exchange, modernErrorStatus(admitted.code), admitted, message.id);
-      checked = { meta: admitted };
+      checked = auth ? { meta: admitted, auth } : { meta: admitted };
     }
     const stateless = this.stateless ?? (await this.openStateless());
     stateless.receive(exchange, message, checked);
@@ -292,18 +327,18 @@ export class StreamableHttpHandler {
     return !this.options.stateless && this.supportedVersions.some((v) => revisionOf(v)?.era === "legacy");
   }
 
-  private async get(exchange: HttpExchange): Promise<void> {
+  private async get(exchange: HttpExchange, caller: Caller): Promise<void> {
     if (!this.keepsSessions) return noSessions(exchange);
     if (refused(exchange, GET_RULES)) return;
     if (this.headerVersion(exchange) === null) return;
-    const transport = this.sessions.of(exchange);
+    const transport = this.sessions.of(exchange, caller.principal);
     if (transport) await transport.openGet(exchange, exchange.header("last-event-id"));
   }
 
-  private async delete(exchange: HttpExchange): Promise<void> {
+  private async delete(exchange: HttpExchange, caller: Caller): Promise<void> {
     if (!this.keepsSessions) return noSessions(exchange);
     if (refused(exchange, DELETE_RULES)) return;
-    const transport = this.sessions.of(exchange);
+    const transport = this.sessions.of(exchange, caller.principal);
     if (!transport) return;
     this.sessions.delete(transport.sessionId!);
     await transport.close();
@@ -347,6 +382,17 @@ function batchProblem(batch: unknown[]): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Who makes a request: the verified caller, and whom its sessions are bound to. */
+interface Caller {
+  auth: AuthInfo | undefined;
+  principal: string | undefined;
+}
+
+/** Answers a request whose credentials fall short (401, 403, 400). */
+function refuse(exchange: HttpExchange, refusal: HttpRefusal, id?: RequestId): void {
+  reply(exchange, refusal.status, ErrorCode.ServerError, refusal.message, { ...refusal.headers }, id);
 }
 
 /** GET and DELETE of an endpoint that keeps no sessions. */

@@ -17,7 +17,6 @@ export class SessionStore {
   constructor(
     /** A session unused this long ends, in ms. */
     private readonly idleTimeout: number,
-    private readonly principalOf: ((exchange: HttpExchange) => string | undefined) | undefined,
     /** The most sessions open at once. */
     readonly maxSessions: number,
   ) {}
@@ -31,14 +30,14 @@ export class SessionStore {
     return this.entries.size;
   }
 
-  /** Keeps a new session, bound to whoever opened it. */
-  add(sessionId: string, transport: HttpSessionTransport, exchange: HttpExchange): void {
-    this.entries.set(sessionId, { transport, principal: this.principalOf?.(exchange), lastUsed: Date.now() });
+  /** Keeps a new session, bound to whoever opened it (`undefined`: to no one). */
+  add(sessionId: string, transport: HttpSessionTransport, principal: string | undefined): void {
+    this.entries.set(sessionId, { transport, principal, lastUsed: Date.now() });
     this.startSweeper();
   }
 
   /** The request's session, or `undefined` after answering 400 (no id) or 404 (unknown, ended, or someone else's). */
-  of(exchange: HttpExchange): HttpSessionTransport | undefined {
+  of(exchange: HttpExchange, principal: string | undefined): HttpSessionTransport | undefined {
     const sessionId = exchange.header("mcp-session-id");
     if (sessionId === undefined) {
       reply(exchange, 400, ErrorCode.ServerError, "Bad Request: Mcp-Session-Id header is required");
@@ -48,7 +47,7 @@ export class SessionStore {
     if (
       !entry ||
       entry.transport.isClosed ||
-      (entry.principal !== undefined && entry.principal !== this.principalOf?.(exchange))
+      (entry.principal !== undefined && entry.principal !== principal)
     ) {
       reply(exchange, 404, ErrorCode.ServerError, "Session not found");
       return undefined;

@@ -1,7 +1,12 @@
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
-import { CHECKED, type Transport, type TransportHandlers } from "../../../protocol/transport.js";
+import {
+  type AuthInfo,
+  CHECKED,
+  type Transport,
+  type TransportHandlers,
+} from "../../../protocol/transport.js";
 import type { HttpExchange } from "../shared/exchange.js";
 import { formatSseEvent } from "../shared/sse.js";
 import { nextStreamNumber, Stream, type StreamOptions, streamHeaders } from "./stream.js";
@@ -42,10 +47,16 @@ export class HttpSessionTransport implements Transport {
   }
 
   /**
-   * Delivers the messages of one POST (a JSON-RPC batch if `batch`); the exchange is answered when
-   * their responses are sent.
+   * Delivers the messages of one POST (a JSON-RPC batch if `batch`), sent by `auth` if its
+   * credentials were verified; the exchange is answered when their responses are sent.
    */
-  receive(exchange: HttpExchange, messages: JSONRPCMessage[], requestIds: RequestId[], batch = false): void {
+  receive(
+    exchange: HttpExchange,
+    messages: JSONRPCMessage[],
+    requestIds: RequestId[],
+    batch = false,
+    auth?: AuthInfo,
+  ): void {
     if (requestIds.length === 0) {
       exchange.respond(202, this.options.headers());
     } else {
@@ -60,7 +71,8 @@ export class HttpSessionTransport implements Transport {
       if (this.options.closeWhenAnswered) exchange.onAbort(() => void this.close());
       if (this.options.responseMode === "sse") this.openPostStream(post);
     }
-    for (const message of messages) this.handlers?.onmessage(message, CHECKED);
+    const checked = auth ? { auth } : CHECKED;
+    for (const message of messages) this.handlers?.onmessage(message, checked);
   }
 
   /** Serves the standalone GET stream, or resumes a stream after `Last-Event-ID`. */

@@ -1,0 +1,9 @@
+export type { AuthInfo } from "../../protocol/transport.js";
+export type { HttpAuthHooks, HttpRefusal } from "../../transports/http/shared/authenticate.js";
+export type { DpopOptions } from "./dpop.js";
+export { AuthError, type AuthErrorCode, AuthUnavailableError } from "./errors.js";
+export type { IntrospectionOptions } from "./introspection.js";
+export type { JwtOptions } from "./jwt.js";
+export type { ProtectedResourceMetadata } from "./metadata.js";
+export { type DpopReplayCache, MemoryReplayCache } from "./replay.js";
+export { type ProtectedResourceOptions, type ProtectedScopes, ResourceServer } from "./resource-server.js";

@@ -1,0 +1,194 @@
+// A real authorization server for the auth tests: oidc-provider on 127.0.0.1, a free port,
+// issuing JWT access tokens (RFC 9068) for resources and opaque ones for those named `opaque`,
+// by the client_credentials grant with a resource indicator (RFC 8707), DPoP-bound on request,
+// introspection (RFC 7662) for the resource server's own client, and the authorization code
+// grant with PKCE and refresh tokens for a public client, its login and consent given at once.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  type CryptoKey,
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  type JWK,
+  type JWTPayload,
+  SignJWT,
+} from "jose";
+import { Provider } from "oidc-provider";
+
+export const SCOPES = ["mcp:tools", "files:read", "files:write", "notes:read"];
+
+/** The clients that get tokens for themselves (client_credentials): two callers. */
+export const AGENT = { clientId: "agent", clientSecret: "agent-secret-0123456789" };
+export const OTHER_AGENT = { clientId: "other-agent", clientSecret: "other-secret-0123456789" };
+/** The resource server's own client, for introspection. */
+export const RESOURCE_SERVER = { clientId: "mcp-server", clientSecret: "rs-secret-0123456789" };
+/** A public client for the authorization code grant (PKCE), as an MCP app would be registered. */
+export const APP = { clientId: "mcp-app", redirectUri: "http://127.0.0.1/callback" };
+
+export interface TokenRequest {
+  resource: string;
+  scope?: string;
+  /** Bind the token to this key (DPoP). */
+  dpop?: DpopKey;
+  /** Which client asks; default `AGENT`. */
+  client?: { clientId: string; clientSecret: string };
+}
+
+export interface DpopKey {
+  privateKey: CryptoKey;
+  publicJwk: JWK;
+  jkt: string;
+}
+
+export interface AuthServer {
+  readonly issuer: string;
+  /** A token from the token endpoint (client_credentials grant). */
+  token(request: TokenRequest): Promise<string>;
+  /** A JWT signed with the authorization server's own key, with any claims (expired, for another resource …). */
+  sign(payload: JWTPayload, header?: Record<string, unknown>): Promise<string>;
+  /** Every request the server got, by path. */
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+export async function newDpopKey(): Promise<DpopKey> {
+  const { privateKey, publicKey } = await generateKeyPair("ES256");
+  const publicJwk = await exportJWK(publicKey);
+  return { privateKey, publicJwk, jkt: await calculateJwkThumbprint(publicJwk, "sha256") };
+}
+
+/** A DPoP proof (RFC 9449) for a request, `ath` bound to `token` when given. */
+export async function dpopProof(
+  key: DpopKey,
+  method: string,
+  url: string,
+  options: { token?: string; nonce?: string; iat?: number; jti?: string } = {},
+): Promise<string> {
+  const claims: JWTPayload = { htm: method, htu: url, jti: options.jti ?? crypto.randomUUID() };
+  if (options.token !== undefined) {
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(options.token));
+    claims.ath = Buffer.from(digest).toString("base64url");
+  }
+  if (options.nonce !== undefined) claims.nonce = options.nonce;
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk: key.publicJwk })
+    .setIssuedAt(options.iat ?? Math.floor(Date.now() / 1000))
+    .sign(key.privateKey);
+}
+
+export async function startAuthServer(options: { opaque?: string[] } = {}): Promise<AuthServer> {
+  const opaque = new Set(options.opaque ?? []);
+  const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+  const kid = "as-key-1";
+  const signingJwk = { ...(await exportJWK(privateKey)), kid, alg: "ES256", use: "sig" };
+  void publicKey;
+  const requests: string[] = [];
+  const http: Server = createServer();
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+
+  const provider = new Provider(issuer, {
+    clients: [
+      ...[AGENT, OTHER_AGENT].map((agent) => ({
+        client_id: agent.clientId,
+        client_secret: agent.clientSecret,
+        grant_types: ["client_credentials"],
+        redirect_uris: [],
+        response_types: [],
+        scope: SCOPES.join(" "),
+      })),
+      {
+        client_id: RESOURCE_SERVER.clientId,
+        client_secret: RESOURCE_SERVER.clientSecret,
+        grant_types: [],
+        redirect_uris: [],
+        response_types: [],
+      },
+      {
+        client_id: APP.clientId,
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code", "refresh_token"],
+        redirect_uris: [APP.redirectUri],
+        response_types: ["code"],
+        scope: `openid offline_access ${SCOPES.join(" ")}`,
+      },
+    ],
+    jwks: { keys: [signingJwk] },
+    clientDefaults: { id_token_signed_response_alg: "ES256" },
+    scopes: ["openid", "offline_access", ...SCOPES],
+    cookies: { keys: ["test-cookie-key-0123456789"] },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (_ctx: unknown, _client: unknown, oneOf?: string[]) => oneOf,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, resource: string) => ({
+          scope: SCOPES.join(" "),
+          audience: resource,
+          accessTokenTTL: 600,
+          accessTokenFormat: opaque.has(resource) ? "opaque" : "jwt",
+          jwt: { sign: { alg: "ES256" } },
+        }),
+      },
+    },
+    // Every grant of the public client is approved at once: the test is the user.
+    loadExistingGrant: async (ctx: any) => {
+      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: "alice" });
+      grant.addOIDCScope("openid offline_access");
+      for (const resource of Object.keys(ctx.oidc.resourceServers ?? {})) {
+        grant.addResourceScope(resource, ctx.oidc.params.scope ?? SCOPES.join(" "));
+      }
+      await grant.save();
+      return grant;
+    },
+    findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
+    issueRefreshToken: async (_ctx: unknown, client: any) => client.grantTypeAllowed("refresh_token"),
+    pkce: { required: () => true },
+    ttl: { AccessToken: 600, ClientCredentials: 600, Session: 3600, Interaction: 600, Grant: 3600 },
+  } as any);
+  provider.on("server_error", (_ctx: unknown, error: Error) => console.error("authorization server:", error));
+
+  const callback = provider.callback();
+  http.on("request", (req, res) => {
+    requests.push(new URL(req.url ?? "/", issuer).pathname);
+    callback(req, res);
+  });
+
+  return {
+    issuer,
+    requests,
+    async token({ resource, scope, dpop, client = AGENT }) {
+      const body = new URLSearchParams({ grant_type: "client_credentials", resource });
+      if (scope !== undefined) body.set("scope", scope);
+      const headers: Record<string, string> = {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}`,
+      };
+      if (dpop) headers.dpop = await dpopProof(dpop, "POST", `${issuer}/token`);
+      const response = await fetch(`${issuer}/token`, { method: "POST", headers, body });
+      const answer = (await response.json()) as {
+        access_token?: string;
+        error?: string;
+        error_description?: string;
+      };
+      if (!answer.access_token)
+        throw new Error(`token endpoint: ${answer.error}: ${answer.error_description}`);
+      return answer.access_token;
+    },
+    sign(payload, header = {}) {
+      return new SignJWT(payload)
+        .setProtectedHeader({ alg: "ES256", kid, typ: "at+jwt", ...header })
+        .sign(privateKey);
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    },
+  };
+}

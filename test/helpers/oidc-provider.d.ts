@@ -1,0 +1,10 @@
+// The little of oidc-provider's API the test authorization server uses (it ships no types).
+declare module "oidc-provider" {
+  import type { IncomingMessage, ServerResponse } from "node:http";
+
+  export class Provider {
+    constructor(issuer: string, configuration: Record<string, unknown>);
+    callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    on(event: string, listener: (...args: any[]) => void): this;
+  }
+}
