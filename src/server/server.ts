@@ -373,8 +373,16 @@ export class McpServer implements SessionHost {
 
   /** The stamp of a cacheable result: a resource may have caching hints of its own. */
   private stampOf(method: string, params: Record<string, unknown>): ResultStamp {
-    const own = method === "resources/read" ? this.resources.cacheHint(String(params.uri)) : undefined;
-    return own ? { serverMeta: this.stamp.serverMeta, cache: extend(this.cache, own) } : this.stamp;
+    const read = method === "resources/read";
+    const own = read ? this.resources.cacheHint(String(params.uri)) : undefined;
+    const cache = own ? extend(this.cache, own) : this.cache;
+    // What depends on the caller's scopes is never for shared caches.
+    const perCaller = read
+      ? this.resources.scopesOf(params.uri) !== undefined
+      : this.options.hideUnauthorized === true && method !== "server/discover";
+    if (perCaller && cache.cacheScope === "public")
+      return { serverMeta: this.stamp.serverMeta, cache: { ...cache, cacheScope: "private" } };
+    return own ? { serverMeta: this.stamp.serverMeta, cache } : this.stamp;
   }
 
   /** The answer to `server/discover`. */
