@@ -43,12 +43,16 @@ export interface DpopKey {
 
 export interface AuthServer {
   readonly issuer: string;
+  /** Resources whose tokens are opaque (introspected), not JWTs; add to it at any time. */
+  readonly opaque: Set<string>;
   /** A token from the token endpoint (client_credentials grant). */
   token(request: TokenRequest): Promise<string>;
   /** A JWT signed with the authorization server's own key, with any claims (expired, for another resource …). */
   sign(payload: JWTPayload, header?: Record<string, unknown>): Promise<string>;
   /** Every request the server got, by path. */
   readonly requests: string[];
+  /** Revokes a token (RFC 7009), as its client. */
+  revoke(token: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,8 +81,8 @@ export async function dpopProof(
     .sign(key.privateKey);
 }
 
-export async function startAuthServer(options: { opaque?: string[] } = {}): Promise<AuthServer> {
-  const opaque = new Set(options.opaque ?? []);
+export async function startAuthServer(): Promise<AuthServer> {
+  const opaque = new Set<string>();
   const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
   const kid = "as-key-1";
   const signingJwk = { ...(await exportJWK(privateKey)), kid, alg: "ES256", use: "sig" };
@@ -122,6 +126,7 @@ export async function startAuthServer(options: { opaque?: string[] } = {}): Prom
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
+      revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
         defaultResource: (_ctx: unknown, _client: unknown, oneOf?: string[]) => oneOf,
@@ -158,15 +163,26 @@ export async function startAuthServer(options: { opaque?: string[] } = {}): Prom
     callback(req, res);
   });
 
+  const basic = (client: { clientId: string; clientSecret: string }) =>
+    `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}`;
   return {
     issuer,
+    opaque,
     requests,
+    async revoke(token) {
+      const response = await fetch(`${issuer}/token/revocation`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic(AGENT) },
+        body: new URLSearchParams({ token }),
+      });
+      if (response.status !== 200) throw new Error(`revocation: ${response.status} ${await response.text()}`);
+    },
     async token({ resource, scope, dpop, client = AGENT }) {
       const body = new URLSearchParams({ grant_type: "client_credentials", resource });
       if (scope !== undefined) body.set("scope", scope);
       const headers: Record<string, string> = {
         "content-type": "application/x-www-form-urlencoded",
-        authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}`,
+        authorization: basic(client),
       };
       if (dpop) headers.dpop = await dpopProof(dpop, "POST", `${issuer}/token`);
       const response = await fetch(`${issuer}/token`, { method: "POST", headers, body });
