@@ -2,8 +2,9 @@
 // issuing JWT access tokens (RFC 9068) for resources and opaque ones for those named `opaque`,
 // by the client_credentials grant with a resource indicator (RFC 8707), DPoP-bound on request,
 // introspection (RFC 7662) for the resource server's own client, and the authorization code
-// grant with PKCE and refresh tokens for a public client, its login and consent given at once.
-import { createServer, type Server } from "node:http";
+// grant with PKCE and refresh tokens for a public client, whose user (alice) logs in and consents
+// at once: `authorize` plays her browser.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   type CryptoKey,
@@ -53,6 +54,13 @@ export interface AuthServer {
   readonly requests: string[];
   /** Revokes a token (RFC 7009), as its client. */
   revoke(token: string): Promise<void>;
+  /**
+   * Follows an authorization request as alice's browser would, logging in and consenting to
+   * everything asked; the parameters of the redirect back to the app (`code`, `state`, `iss`).
+   */
+  authorize(url: URL | string): Promise<URLSearchParams>;
+  /** How many authorization requests were made (each a user's trip to the authorization server). */
+  readonly authorizations: number;
   close(): Promise<void>;
 }
 
@@ -140,16 +148,6 @@ export async function startAuthServer(): Promise<AuthServer> {
         }),
       },
     },
-    // Every grant of the public client is approved at once: the test is the user.
-    loadExistingGrant: async (ctx: any) => {
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: "alice" });
-      grant.addOIDCScope("openid offline_access");
-      for (const resource of Object.keys(ctx.oidc.resourceServers ?? {})) {
-        grant.addResourceScope(resource, ctx.oidc.params.scope ?? SCOPES.join(" "));
-      }
-      await grant.save();
-      return grant;
-    },
     findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
     issueRefreshToken: async (_ctx: unknown, client: any) => client.grantTypeAllowed("refresh_token"),
     pkce: { required: () => true },
@@ -159,7 +157,15 @@ export async function startAuthServer(): Promise<AuthServer> {
 
   const callback = provider.callback();
   http.on("request", (req, res) => {
-    requests.push(new URL(req.url ?? "/", issuer).pathname);
+    const path = new URL(req.url ?? "/", issuer).pathname;
+    requests.push(path);
+    if (path.startsWith("/interaction/")) {
+      interact(provider, req, res).catch((error: Error) => {
+        res.writeHead(500);
+        res.end(error.message);
+      });
+      return;
+    }
     callback(req, res);
   });
 
@@ -169,6 +175,28 @@ export async function startAuthServer(): Promise<AuthServer> {
     issuer,
     opaque,
     requests,
+    get authorizations() {
+      return requests.filter((path) => path === "/auth").length;
+    },
+    async authorize(url) {
+      const cookies = new Map<string, string>();
+      let next = String(url);
+      for (let hop = 0; hop < 10; hop++) {
+        const cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+        const response = await fetch(next, { redirect: "manual", headers: cookie ? { cookie } : {} });
+        for (const set of response.headers.getSetCookie()) {
+          const pair = set.split(";")[0]!;
+          cookies.set(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1));
+        }
+        const body = await response.text();
+        const location = response.headers.get("location");
+        if (!location) throw new Error(`the authorization stopped at ${next}: ${response.status} ${body}`);
+        const target = new URL(location, next);
+        if (target.href.startsWith(APP.redirectUri)) return target.searchParams;
+        next = target.href;
+      }
+      throw new Error("the authorization redirected too often");
+    },
     async revoke(token) {
       const response = await fetch(`${issuer}/token/revocation`, {
         method: "POST",
@@ -207,4 +235,31 @@ export async function startAuthServer(): Promise<AuthServer> {
       });
     },
   };
+}
+
+/** alice logs in, then grants whatever the client asked for. */
+async function interact(provider: Provider, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const details = await provider.interactionDetails(req, res);
+  if (details.prompt.name === "login") {
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: "alice" } },
+      { mergeWithLastSubmission: false },
+    );
+    return;
+  }
+  const grant = details.grantId
+    ? await provider.Grant.find(details.grantId)
+    : new provider.Grant({ accountId: details.session.accountId, clientId: details.params.client_id });
+  const missing = details.prompt.details as {
+    missingOIDCScope?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
+  for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+    grant.addResourceScope(resource, scopes.join(" "));
+  }
+  const grantId = await grant.save();
+  await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }
