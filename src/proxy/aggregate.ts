@@ -54,7 +54,7 @@ export async function connectAggregate(
   const multi = await MultiServerClient.connect(
     { mcpServers },
     {
-      ...multiOptions(options),
+      ...multiOptions(options, (server) => server),
       collisions: "prefix-always",
       ...(env ? { env } : {}),
       ...(file === undefined ? {} : { configFile: file }),

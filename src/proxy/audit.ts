@@ -25,6 +25,10 @@ export interface AuditRecord {
   outcome: AuditOutcome;
   /** From the call's arrival to its answer, in whole milliseconds. */
   durationMs: number;
+  /** Who called: the verified subject of the caller's token, when the proxy's front takes tokens. */
+  subject?: string;
+  /** The OAuth client the caller's token was issued to, when it says. */
+  clientId?: string;
 }
 
 /** Where audit records go; the proxy waits for it before answering the call. */

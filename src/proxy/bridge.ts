@@ -31,16 +31,19 @@ export async function connectBridge(
   checkServerEntry(options.name ?? KEY, options.upstream, PROXY_ENTRY);
   const { allowTools, denyTools, ...upstream } = options.upstream;
   let multi: MultiServerClient;
+  // The upstream's name is known once it answered; until then, the one given.
+  let known: string | undefined;
   try {
     multi = await MultiServerClient.connect(
       { mcpServers: { [KEY]: { ...upstream, disabled: false } } },
-      { ...multiOptions(options), failOnError: true },
+      { ...multiOptions(options, () => known ?? options.name ?? KEY), failOnError: true },
     );
   } catch (error) {
     throw error instanceof MultiServerConnectError && error.failures[0] ? error.failures[0].error : error;
   }
   const client = multi.client(KEY);
   const name = options.name ?? client.serverInfo.name;
+  known = name;
   const lists = checkToolLists(name, { allowTools, denyTools });
   const upstreams: Upstreams = {
     multi,

@@ -11,7 +11,8 @@ import type { CompleteReference } from "../protocol/types/completion.js";
 import type { CallToolResult, JsonSchema } from "../protocol/types/tools.js";
 import type { Completer } from "../server/completion.js";
 import type { RequestContext } from "../server/context.js";
-import { type AuditOutcome, digestArguments } from "./audit.js";
+import { type AuditOutcome, type AuditRecord, digestArguments } from "./audit.js";
+import { asCaller } from "./caller.js";
 import { boundedError, checkResultSize, type UpstreamGate } from "./limits.js";
 import type { MirrorOptions } from "./mirror.js";
 
@@ -87,11 +88,15 @@ export function forwardTool(
     const argsDigest = digestArguments(args);
     let outcome: AuditOutcome = "error";
     try {
+      options.access?.checkSubject(label(tool.server), tool.definition.name, ctx.auth);
+      // The gate may run the call later: the caller is set where it runs.
       const output = await gate.run(() =>
-        tool.invoke(args, {
-          signal: ctx.signal,
-          onProgress: ({ progress, total, message }) => ctx.progress(progress, total, message),
-        }),
+        asCaller(ctx, () =>
+          tool.invoke(args, {
+            signal: ctx.signal,
+            onProgress: ({ progress, total, message }) => ctx.progress(progress, total, message),
+          }),
+        ),
       );
       const result = checkResultSize(label(tool.server), tool.definition.name, resultOf(output), options);
       outcome = output.isError ? "tool_error" : "ok";
@@ -103,14 +108,19 @@ export function forwardTool(
       const durationMs = Math.round(performance.now() - started);
       const server = label(tool.server);
       try {
-        await options.audit?.({
+        const record: AuditRecord = {
           time,
           server,
           tool: tool.definition.name,
           argsDigest,
           outcome,
           durationMs,
-        });
+        };
+        if (ctx.auth) {
+          record.subject = ctx.auth.subject;
+          if (ctx.auth.clientId !== undefined) record.clientId = ctx.auth.clientId;
+        }
+        await options.audit?.(record);
       } catch (error) {
         options.onWarning?.(
           `audit: could not record a call of ${tool.definition.name}: ${describeError(error)}`,

@@ -2,6 +2,7 @@
  * `mcpkit proxy` as a library: serve one server over another transport (a bridge), or the servers of
  * a config file as one (an aggregate), with allow/deny lists and an audit log.
  */
+export { AccessPolicy, type AccessRule } from "./access.js";
 export type { AggregateOptions } from "./aggregate.js";
 export {
   AuditLog,
@@ -12,6 +13,7 @@ export {
   digestArguments,
 } from "./audit.js";
 export type { BridgeOptions } from "./bridge.js";
+export type { UpstreamAuth, UpstreamAuthRequest } from "./caller.js";
 export {
   type CheckedProxyConfig,
   checkProxyConfig,

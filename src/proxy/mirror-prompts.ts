@@ -3,6 +3,7 @@ import type { McpClient } from "../client/client.js";
 import type { CompleteReference } from "../protocol/types/completion.js";
 import type { Prompt } from "../protocol/types/prompts.js";
 import type { PromptArgumentSpec } from "../server/prompts.js";
+import { asCaller } from "./caller.js";
 import { describeError, forwardCompletion, listOrNone } from "./forward.js";
 import { apply, isCurrent, type Registered, type SyncContext } from "./mirror-sync.js";
 
@@ -60,7 +61,7 @@ export async function syncPrompts(
         (args, ctx) => {
           const strings: Record<string, string> = {};
           for (const [key, value] of Object.entries(args)) if (value !== undefined) strings[key] = value;
-          return upstream().getPrompt(prompt.name, strings, { signal: ctx.signal });
+          return asCaller(ctx, () => upstream().getPrompt(prompt.name, strings, { signal: ctx.signal }));
         },
       );
     },

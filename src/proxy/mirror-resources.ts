@@ -3,6 +3,7 @@ import type { McpClient } from "../client/client.js";
 import type { CompleteReference } from "../protocol/types/completion.js";
 import type { Resource, ResourceTemplate } from "../protocol/types/resources.js";
 import { UriTemplate } from "../util/uri-template.js";
+import { asCaller } from "./caller.js";
 import { describeError, forwardCompletion, listOrNone, without } from "./forward.js";
 import { apply, isCurrent, type Registered, type SyncContext } from "./mirror-sync.js";
 
@@ -42,7 +43,7 @@ export async function syncResources(
     (resource) => JSON.stringify(resource),
     (uri, resource) => {
       mirror.target.resource(uri, without(resource, "uri"), (_uri, ctx) =>
-        upstream().readResource(uri, { signal: ctx.signal }),
+        asCaller(ctx, () => upstream().readResource(uri, { signal: ctx.signal })),
       );
     },
     (uri) => mirror.target.removeResource(uri),
@@ -60,7 +61,7 @@ export async function syncResources(
       mirror.target.resourceTemplate(
         uriTemplate,
         without(template, "uriTemplate"),
-        (uri, _variables, ctx) => upstream().readResource(uri, { signal: ctx.signal }),
+        (uri, _variables, ctx) => asCaller(ctx, () => upstream().readResource(uri, { signal: ctx.signal })),
         completes
           ? {
               complete: Object.fromEntries(

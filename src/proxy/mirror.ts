@@ -8,6 +8,7 @@ import type { MultiServerClient } from "../client/multi/multi-client.js";
 import type { MultiServerTool } from "../client/multi/router.js";
 import type { Prompt } from "../protocol/types/prompts.js";
 import type { McpServer } from "../server/server.js";
+import type { AccessPolicy } from "./access.js";
 import type { AuditSink } from "./audit.js";
 import type { ToolPolicy } from "./filter.js";
 import { describeError, forwardTool, verbatim } from "./forward.js";
@@ -30,10 +31,11 @@ export interface Upstreams {
   logger(server: string, logger: string | undefined): string | undefined;
 }
 
-/** What the mirror reports and records. */
+/** What the mirror reports and records, and who may use what. */
 export interface MirrorOptions extends UpstreamLimits {
   audit?: AuditSink | undefined;
   onWarning?: ((message: string) => void) | undefined;
+  access?: AccessPolicy | undefined;
 }
 
 /**
@@ -159,6 +161,7 @@ export class Mirror {
             annotations: definition.annotations,
             icons: definition.icons,
             _meta: definition._meta,
+            scopes: this.options.access?.scopesFor(this.labelOf(tool.server), definition.name),
           },
           forwardTool(tool, (server) => this.labelOf(server), this.options, this.gateOf(tool.server)),
         );

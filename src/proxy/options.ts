@@ -3,7 +3,9 @@ import type { MultiServerOptions } from "../client/multi/multi-client.js";
 import type { ReconnectPolicy } from "../client/multi/reconnect.js";
 import type { CommonClientOptions } from "../client/options.js";
 import type { ServerInfo, ServerOptions } from "../server/server.js";
+import type { AccessRule } from "./access.js";
 import type { AuditSink } from "./audit.js";
+import { type UpstreamAuth, upstreamHeaders } from "./caller.js";
 import type { ToolRule } from "./filter.js";
 import type { UpstreamLimits } from "./limits.js";
 
@@ -15,6 +17,17 @@ export interface ProxyCommonOptions extends UpstreamLimits {
   allow?: readonly ToolRule[];
   /** Never expose the tools these rules match (same forms as `allow`); deny wins over allow. */
   deny?: readonly ToolRule[];
+  /**
+   * Which verified callers may use which tools (by scope or subject), when the proxy's front takes
+   * tokens (`proxy.serveHttp({ auth })`); on top of `allow` and `deny`.
+   */
+  access?: readonly AccessRule[];
+  /**
+   * How the proxy authenticates to its HTTP upstreams, per request: its own token, or one exchanged
+   * for the caller's. Without it only an entry's own `headers` are sent. The caller's token is never
+   * forwarded.
+   */
+  upstreamAuth?: UpstreamAuth;
   /** Receives one record per tool call; the answer waits for it. See `AuditLog`. */
   audit?: AuditSink;
   /** Who the proxy says it is; default the upstream's own info (bridge) or `mcpkit-proxy` (config). */
@@ -35,9 +48,13 @@ export interface ProxyCommonOptions extends UpstreamLimits {
   onWarning?: (message: string) => void;
 }
 
-/** The `MultiServerClient` options for a proxy's upstreams. */
-export function multiOptions(options: ProxyCommonOptions): MultiServerOptions {
+/** The `MultiServerClient` options for a proxy's upstreams; `label` names a server as rules do. */
+export function multiOptions(
+  options: ProxyCommonOptions,
+  label: (server: string) => string,
+): MultiServerOptions {
   const multi: MultiServerOptions = {};
+  if (options.upstreamAuth) multi.requestHeaders = upstreamHeaders(options.upstreamAuth, label);
   if (options.timeout !== undefined) multi.timeout = options.timeout;
   if (options.connectTimeout !== undefined) multi.connectTimeout = options.connectTimeout;
   if (options.reconnect !== undefined) multi.reconnect = options.reconnect;

@@ -1,9 +1,10 @@
 /** `createProxyServer`: an `McpServer` whose tools, resources and prompts are those of other servers. */
 import type { MultiServerClient, ServerFailure } from "../client/multi/multi-client.js";
 import { McpServer, type ServerInfo, type ServerOptions } from "../server/server.js";
+import { AccessPolicy } from "./access.js";
 import { type AggregateOptions, connectAggregate } from "./aggregate.js";
 import { type BridgeOptions, connectBridge } from "./bridge.js";
-import { Mirror, type Upstreams } from "./mirror.js";
+import { Mirror, type MirrorOptions, type Upstreams } from "./mirror.js";
 
 /** A bridge (`upstream`: one server, names kept) or an aggregate (`config`: many, `server__tool` names). */
 export type ProxyOptions = BridgeOptions | AggregateOptions;
@@ -31,10 +32,7 @@ export class ProxyServer extends McpServer {
     info: ServerInfo,
     options: ServerOptions,
     private readonly upstreams: Upstreams,
-    mirrorOptions: Pick<
-      ProxyOptions,
-      "audit" | "onWarning" | "maxResultSize" | "maxConcurrency" | "maxQueued"
-    >,
+    mirrorOptions: MirrorOptions,
   ) {
     super(info, options);
     this.mirror = new Mirror(this, upstreams, mirrorOptions);
@@ -99,6 +97,8 @@ export class ProxyServer extends McpServer {
  * // later: await http.close(); await proxy.close(); await audit.close();
  */
 export async function createProxyServer(options: ProxyOptions): Promise<ProxyServer> {
+  // Checked before anything starts.
+  const access = options.access ? new AccessPolicy(options.access) : undefined;
   const { upstreams, info } =
     "upstream" in options ? await connectBridge(options) : await connectAggregate(options);
   const offered = { tools: true, resources: false, prompts: false, completions: false };
@@ -123,6 +123,7 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     maxResultSize: options.maxResultSize,
     maxConcurrency: options.maxConcurrency,
     maxQueued: options.maxQueued,
+    access,
   });
   try {
     await proxy.start();

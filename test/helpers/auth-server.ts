@@ -13,6 +13,7 @@ import {
   generateKeyPair,
   type JWK,
   type JWTPayload,
+  jwtVerify,
   SignJWT,
 } from "jose";
 import { Provider } from "oidc-provider";
@@ -22,6 +23,11 @@ export const SCOPES = ["mcp:tools", "files:read", "files:write", "notes:read"];
 /** The clients that get tokens for themselves (client_credentials): two callers. */
 export const AGENT = { clientId: "agent", clientSecret: "agent-secret-0123456789" };
 export const OTHER_AGENT = { clientId: "other-agent", clientSecret: "other-secret-0123456789" };
+/** A proxy's client: its own tokens (client_credentials), and tokens exchanged for its callers' (RFC 8693). */
+export const PROXY = { clientId: "mcp-proxy", clientSecret: "proxy-secret-0123456789" };
+export const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+const ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
+
 /** The resource server's own client, for introspection. */
 export const RESOURCE_SERVER = { clientId: "mcp-server", clientSecret: "rs-secret-0123456789" };
 /** A public client for the authorization code grant (PKCE), as an MCP app would be registered. */
@@ -33,6 +39,14 @@ export interface TokenRequest {
   /** Bind the token to this key (DPoP). */
   dpop?: DpopKey;
   /** Which client asks; default `AGENT`. */
+  client?: { clientId: string; clientSecret: string };
+}
+
+/** A token exchange (RFC 8693): a token for `resource` standing for the subject of `subjectToken`. */
+export interface ExchangeRequest {
+  subjectToken: string;
+  resource: string;
+  scope?: string;
   client?: { clientId: string; clientSecret: string };
 }
 
@@ -48,10 +62,14 @@ export interface AuthServer {
   readonly opaque: Set<string>;
   /** A token from the token endpoint (client_credentials grant). */
   token(request: TokenRequest): Promise<string>;
+  /** A token from the token endpoint by token exchange, as `PROXY` by default. */
+  exchange(request: ExchangeRequest): Promise<string>;
   /** A JWT signed with the authorization server's own key, with any claims (expired, for another resource …). */
   sign(payload: JWTPayload, header?: Record<string, unknown>): Promise<string>;
   /** Every request the server got, by path. */
   readonly requests: string[];
+  /** Every token exchange it granted: whose token, for which resource. */
+  readonly exchanges: { subject: string; resource: string }[];
   /** Revokes a token (RFC 7009), as its client. */
   revoke(token: string): Promise<void>;
   /**
@@ -94,8 +112,8 @@ export async function startAuthServer(): Promise<AuthServer> {
   const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
   const kid = "as-key-1";
   const signingJwk = { ...(await exportJWK(privateKey)), kid, alg: "ES256", use: "sig" };
-  void publicKey;
   const requests: string[] = [];
+  const exchanges: { subject: string; resource: string }[] = [];
   const http: Server = createServer();
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -110,6 +128,14 @@ export async function startAuthServer(): Promise<AuthServer> {
         response_types: [],
         scope: SCOPES.join(" "),
       })),
+      {
+        client_id: PROXY.clientId,
+        client_secret: PROXY.clientSecret,
+        grant_types: ["client_credentials", TOKEN_EXCHANGE],
+        redirect_uris: [],
+        response_types: [],
+        scope: SCOPES.join(" "),
+      },
       {
         client_id: RESOURCE_SERVER.clientId,
         client_secret: RESOURCE_SERVER.clientSecret,
@@ -153,6 +179,54 @@ export async function startAuthServer(): Promise<AuthServer> {
     pkce: { required: () => true },
     ttl: { AccessToken: 600, ClientCredentials: 600, Session: 3600, Interaction: 600, Grant: 3600 },
   } as any);
+  // Token exchange: the subject token must be one this server signed, and still valid; the new
+  // token names the same subject, this client as the actor, and the resource asked for.
+  provider.registerGrantType(
+    TOKEN_EXCHANGE,
+    async (ctx: any) => {
+      const { subject_token, subject_token_type, resource, scope } = ctx.oidc.params;
+      const refuse = (error: string, description: string) => {
+        ctx.status = 400;
+        ctx.body = { error, error_description: description };
+      };
+      if (subject_token_type !== ACCESS_TOKEN_TYPE) return refuse("invalid_request", "subject_token_type");
+      let subject: JWTPayload;
+      try {
+        ({ payload: subject } = await jwtVerify(subject_token, publicKey, { issuer }));
+      } catch (error) {
+        return refuse("invalid_grant", (error as Error).message);
+      }
+      if (typeof resource !== "string") return refuse("invalid_target", "a resource is required");
+      const now = Math.floor(Date.now() / 1000);
+      const granted = String(scope ?? subject.scope ?? "")
+        .split(" ")
+        .filter((name) =>
+          String(subject.scope ?? "")
+            .split(" ")
+            .includes(name),
+        );
+      ctx.body = {
+        access_token: await new SignJWT({
+          iss: issuer,
+          sub: subject.sub,
+          aud: resource,
+          client_id: ctx.oidc.client.clientId,
+          act: { sub: ctx.oidc.client.clientId },
+          scope: granted.join(" "),
+          iat: now,
+          exp: now + 600,
+          jti: crypto.randomUUID(),
+        })
+          .setProtectedHeader({ alg: "ES256", kid, typ: "at+jwt" })
+          .sign(privateKey),
+        issued_token_type: ACCESS_TOKEN_TYPE,
+        token_type: "Bearer",
+        expires_in: 600,
+      };
+      exchanges.push({ subject: String(subject.sub), resource });
+    },
+    ["subject_token", "subject_token_type", "resource", "scope", "requested_token_type"],
+  );
   provider.on("server_error", (_ctx: unknown, error: Error) => console.error("authorization server:", error));
 
   const callback = provider.callback();
@@ -175,6 +249,29 @@ export async function startAuthServer(): Promise<AuthServer> {
     issuer,
     opaque,
     requests,
+    exchanges,
+    async exchange({ subjectToken, resource, scope, client = PROXY }) {
+      const body = new URLSearchParams({
+        grant_type: TOKEN_EXCHANGE,
+        subject_token: subjectToken,
+        subject_token_type: ACCESS_TOKEN_TYPE,
+        resource,
+      });
+      if (scope !== undefined) body.set("scope", scope);
+      const response = await fetch(`${issuer}/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic(client) },
+        body,
+      });
+      const answer = (await response.json()) as {
+        access_token?: string;
+        error?: string;
+        error_description?: string;
+      };
+      if (!answer.access_token)
+        throw new Error(`token exchange: ${answer.error}: ${answer.error_description}`);
+      return answer.access_token;
+    },
     get authorizations() {
       return requests.filter((path) => path === "/auth").length;
     },

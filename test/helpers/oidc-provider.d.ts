@@ -19,6 +19,7 @@ declare module "oidc-provider" {
     constructor(issuer: string, configuration: Record<string, unknown>);
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     on(event: string, listener: (...args: any[]) => void): this;
+    registerGrantType(name: string, handler: (ctx: any) => Promise<void>, params?: string[]): void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
     interactionFinished(
       req: IncomingMessage,

@@ -12,6 +12,8 @@ export interface ConnectionSettings {
   reconnect: Required<ReconnectPolicy> | false;
   clientOptions?: CommonClientOptions | ((server: string) => CommonClientOptions);
   onStderr?: (server: string, line: string) => void;
+  /** Headers computed for each request to an HTTP server, beside its entry's. */
+  requestHeaders?: (server: string) => Record<string, string> | Promise<Record<string, string>>;
   /** Makes an entry ready to connect (expands its variables); may throw, failing that server alone. */
   prepare?: (server: string, config: ServerConfig) => ServerConfig;
   /** OAuth options of the servers whose entry has `auth`; `store` is always set, so reconnects keep their tokens. */
@@ -45,7 +47,13 @@ export function clientOptionsFor(
     return stdio;
   }
   const http: HttpClientOptions = { ...base, url: config.url };
-  if (config.headers) http.headers = config.headers;
+  const { requestHeaders } = settings;
+  const given = config.headers;
+  if (requestHeaders) {
+    http.headers = async () => ({ ...given, ...(await requestHeaders(name)) });
+  } else if (given) {
+    http.headers = given;
+  }
   if (config.auth) http.auth = { ...settings.auth(name), ...config.auth };
   const transport = config.transport ?? config.type;
   if (transport) http.transport = transport === "sse" ? "sse" : "streamable-http";

@@ -39,6 +39,11 @@ export interface MultiServerOptions extends Omit<McpToolOptions, "name"> {
    */
   auth?: OAuthOptions | ((server: string) => OAuthOptions);
   /**
+   * Headers computed for each request to an HTTP server, added to its entry's own (a credential of
+   * this program's, fetched or refreshed as needed): called with the server's name.
+   */
+  requestHeaders?: (server: string) => Record<string, string> | Promise<Record<string, string>>;
+  /**
    * Expand `${VAR}` and `${VAR:-default}` in each server's entry from this environment as that server
    * connects. A server whose variable is not set fails alone, with a `ConfigError` in `failures`; the
    * others connect. `fromConfigFile` expands from `process.env` unless told otherwise.
@@ -149,6 +154,7 @@ export class MultiServerClient {
       clientOptions: options.clientOptions,
       onStderr: options.onStderr,
       auth: authFor(options.auth),
+      requestHeaders: options.requestHeaders,
       prepare:
         env || configFile
           ? (name: string, server: ServerConfig) =>
