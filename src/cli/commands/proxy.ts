@@ -9,13 +9,14 @@ import { AuditLog } from "../../proxy/audit.js";
 import { checkProxyConfig, type ProxyConfig, readProxyConfig } from "../../proxy/config.js";
 import { parseToolRule } from "../../proxy/filter.js";
 import { createProxyServer, type ProxyOptions, type ProxyServer } from "../../proxy/proxy.js";
+import { type AuthCliOptions, authOf, authOptions, noteProtected } from "../shared/auth-options.js";
 import { type CliContext, examplesHelp, unwrap } from "../shared/command.js";
 import { ConnectionError, describeError, UsageError } from "../shared/errors.js";
 import { listenError, warnIfReachable } from "../shared/listen-notes.js";
 import { collect, envOf, headersOf, parseDuration } from "../shared/options.js";
 import { note } from "../shared/status.js";
 
-interface ProxyCliOptions {
+interface ProxyCliOptions extends AuthCliOptions {
   http?: boolean;
   stdio?: boolean;
   port?: string;
@@ -154,7 +155,10 @@ function describeServers(proxy: ProxyServer, disabled: string[] = []): void {
 
 async function run(operands: string[], context: CliContext, options: ProxyCliOptions): Promise<void> {
   if (options.http && options.stdio) throw new UsageError("--http and --stdio exclude each other");
-  const http = !options.stdio && (options.http || options.port !== undefined || options.host !== undefined);
+  const auth = await authOf(options, options.stdio === true);
+  const http =
+    !options.stdio &&
+    (options.http || options.port !== undefined || options.host !== undefined || auth !== undefined);
   if (options.stdio && (options.port !== undefined || options.host !== undefined)) {
     throw new UsageError("--port and --host are for --http, not --stdio");
   }
@@ -210,7 +214,7 @@ async function run(operands: string[], context: CliContext, options: ProxyCliOpt
   warnIfReachable(options.host);
   let handle: Awaited<ReturnType<ProxyServer["serveHttp"]>>;
   try {
-    handle = await proxy.serveHttp({ port, host: options.host, legacySse: true });
+    handle = await proxy.serveHttp({ port, host: options.host, legacySse: true, ...(auth ? { auth } : {}) });
   } catch (error) {
     // Nothing is served: stop the upstreams already started, then say why.
     await proxy.close().catch(() => {});
@@ -219,13 +223,14 @@ async function run(operands: string[], context: CliContext, options: ProxyCliOpt
   }
   note(`mcpkit: proxy listening on ${handle.url}`);
   note(`mcpkit: legacy HTTP+SSE clients: ${new URL("/sse", handle.url).href}`);
+  if (auth) noteProtected(auth.issuer, auth.resource ?? handle.url, auth.scopes);
   for (const signal of ["SIGINT", "SIGTERM"] as const)
     process.on(signal, () => void stop(() => handle.close()));
 }
 
 /** Declares `proxy`. */
 export function registerProxyCommand(program: Command, context: CliContext): Command {
-  return program
+  const command = program
     .command("proxy")
     .summary("Serve a server over another transport, or many servers as one")
     .usage("[options] (--config FILE | URL | -- command [args...])")
@@ -255,7 +260,10 @@ is neither listed nor callable (calling it answers error -32602).
   {"time":"…","server":"fs","tool":"read_file","argsDigest":"<sha256>","outcome":"ok","durationMs":12}
 argsDigest is the SHA-256 of the arguments' canonical JSON (sorted keys): the arguments themselves
 are never written. outcome is ok, tool_error (isError), error (a protocol or connection error) or
-cancelled.`),
+cancelled; with --auth-issuer, "subject" and "clientId" say who called.
+
+--auth-issuer, --auth-audience and --scopes require access tokens of the proxy's callers, as for
+serve. The callers' tokens are never sent upstream: a URL upstream gets only its --header values.`),
     )
     .argument("[upstream...]", "a URL, or with --config the servers to serve (default all)")
     .option("--http", "serve Streamable HTTP (and legacy SSE at /sse)")
@@ -280,7 +288,8 @@ cancelled.`),
         "time limit of each forwarded call (restarted by progress): 30s, 2m",
       ).argParser(parseDuration),
     )
-    .option("--verbose", "print what stdio upstreams write to stderr")
+    .option("--verbose", "print what stdio upstreams write to stderr");
+  return authOptions(command)
     .addHelpText(
       "after",
       examplesHelp([

@@ -1,7 +1,11 @@
-/** `serve <name> [server args…] [--http [--port N] [--host H]]`: run a bundled server. */
+/**
+ * `serve <name> [server args…] [--http [--port N] [--host H] [--auth-issuer URL …]]`: run a bundled
+ * server.
+ */
 import type { Command } from "commander";
 import type { McpServer } from "../../server/server.js";
 import { BUNDLED_SERVERS } from "../../servers/index.js";
+import { type AuthCliOptions, authOf, authOptions, noteProtected } from "../shared/auth-options.js";
 import { type CliContext, examplesHelp, unwrap } from "../shared/command.js";
 import { describeError, UsageError } from "../shared/errors.js";
 import { listenError, warnIfReachable } from "../shared/listen-notes.js";
@@ -22,7 +26,7 @@ export interface BundledServer {
 
 export type BundledServers = Record<string, BundledServer>;
 
-interface ServeOptions {
+interface ServeOptions extends AuthCliOptions {
   http?: boolean;
   port?: string;
   host?: string;
@@ -71,7 +75,8 @@ async function createServer(servers: BundledServers, name: string, args: string[
 }
 
 async function serve(server: McpServer, name: string, options: ServeOptions): Promise<void> {
-  const http = options.http || options.port !== undefined || options.host !== undefined;
+  const auth = await authOf(options, false);
+  const http = options.http || options.port !== undefined || options.host !== undefined || auth !== undefined;
   if (!http) {
     await server.serveStdio(); // the process exits when stdin closes
     return;
@@ -79,12 +84,13 @@ async function serve(server: McpServer, name: string, options: ServeOptions): Pr
   const port = portOf(options.port);
   warnIfReachable(options.host);
   const handle = await server
-    .serveHttp({ port, host: options.host, legacySse: true })
+    .serveHttp({ port, host: options.host, legacySse: true, ...(auth ? { auth } : {}) })
     .catch((error: unknown) => {
       throw listenError(error, options.host, port);
     });
   note(`mcpkit: ${name} listening on ${handle.url}`);
   note(`mcpkit: legacy HTTP+SSE clients: ${new URL("/sse", handle.url).href}`);
+  if (auth) noteProtected(auth.issuer, auth.resource ?? handle.url, auth.scopes);
   const stop = () => void handle.close().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
@@ -96,7 +102,7 @@ export function registerServeCommand(
   context: CliContext,
   servers: BundledServers = BUNDLED_SERVERS,
 ): Command {
-  return program
+  const command = program
     .command("serve")
     .summary("Run a bundled server")
     .description(
@@ -107,13 +113,20 @@ serve's own options go to the server, in order; put them after -- if they look l
 Over HTTP the URL is printed on stderr ("mcpkit: <name> listening on http://…/mcp"); bound to
 a loopback address (the default) the server only accepts localhost Host and Origin headers; any
 other address (0.0.0.0) makes it reachable from the network, and mcpkit warns.
---port 0 picks a free port. SIGINT or SIGTERM stops it.`),
+--port 0 picks a free port. SIGINT or SIGTERM stops it.
+
+With --auth-issuer every HTTP request needs an access token from that authorization server, meant
+for this server (--auth-audience, by default the URL it listens on) and granting --scopes: the
+protected-resource metadata is served at /.well-known/oauth-protected-resource, and a request
+without such a token gets 401 (403 for missing scopes) with the challenge that leads a client to
+the authorization server.`),
     )
     .argument("<name>", "the bundled server")
     .argument("[args...]", "the server's own arguments")
     .option("--http", "serve Streamable HTTP instead of stdio")
     .option("--port <n>", "HTTP port (default 3000; 0 picks a free one; implies --http)")
-    .option("--host <address>", "HTTP address to bind (default 127.0.0.1; implies --http)")
+    .option("--host <address>", "HTTP address to bind (default 127.0.0.1; implies --http)");
+  return authOptions(command)
     .allowUnknownOption()
     .addHelpText(
       "after",
@@ -124,12 +137,18 @@ other address (0.0.0.0) makes it reachable from the network, and mcpkit warns.
             "mcpkit serve everything --http --port 3000",
             "the everything server at http://127.0.0.1:3000/mcp",
           ],
+          [
+            "mcpkit serve everything --port 3000 --auth-issuer https://auth.example.com --scopes mcp:tools",
+            "the same, for callers with a token from that authorization server",
+          ],
           ["mcpkit tools -- mcpkit serve calculator", "list its tools through the CLI itself"],
           ["npx @modelcontextprotocol/inspector mcpkit serve calculator", "open it in the MCP Inspector"],
         ]),
     )
     .action(async (name: string, args: string[], options: ServeOptions) => {
-      portOf(options.port); // a bad port is a usage error before anything starts
+      // A bad port or auth option is a usage error before anything starts.
+      portOf(options.port);
+      await authOf(options, false);
       const tail = context.afterDashes?.length ? ["--", ...context.afterDashes] : [];
       await serve(await createServer(servers, name, [...args, ...tail]), name, options);
     });
