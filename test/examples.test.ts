@@ -116,6 +116,22 @@ describe("the examples, as built from examples/", () => {
     expect(stdout).toContain("Closed.");
   });
 
+  it("the protected server refuses a client without a token, serves one with, and checks a tool's scope", {
+    timeout: SLOW,
+  }, async () => {
+    const stdout = await runExample("protected-server.js");
+    expect(stdout).toMatch(
+      /^Without a token: 401 Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", scope="notes:read"$/m,
+    );
+    expect(stdout).toContain('"scopes_supported":["notes:read","notes:write"]');
+    expect(stdout).toContain("Notes for agent:\nBuy milk\n");
+    expect(stdout).toContain(
+      "add_note with notes:read only: Forbidden: tool add_note needs scope notes:write",
+    );
+    expect(stdout).toContain('add_note with notes:write: Added "Call Ada"');
+    expect(stdout).toContain("Closed.");
+  });
+
   it("one handler elicits in a 2025-11-25 session and through input_required in 2026-07-28", {
     timeout: SLOW,
   }, async () => {
