@@ -3,7 +3,7 @@ import { AuthError, AuthUnavailableError } from "./errors.js";
 import { fetchJson } from "./fetch-json.js";
 import { audienceMatches, trustedUrl } from "./urls.js";
 
-/** How opaque access tokens are checked: token introspection (RFC 7662). */
+/** How opaque access tokens are checked: token introspection (RFC 7662), once per request. */
 export interface IntrospectionOptions {
   /** The introspection endpoint; by default its authorization server metadata's `introspection_endpoint`. */
   endpoint?: string;

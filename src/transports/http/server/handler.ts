@@ -114,17 +114,13 @@ export class StreamableHttpHandler {
       if (isRefusal(verified)) return refuse(exchange, verified);
       auth = verified;
     }
-    const caller: Caller = {
-      auth,
-      principal: auth ? principalOf(auth) : this.options.principalOf?.(exchange),
-    };
     switch (exchange.method) {
       case "POST":
-        return this.post(exchange, caller);
+        return this.post(exchange, auth);
       case "GET":
-        return this.get(exchange, caller);
+        return this.get(exchange, auth);
       case "DELETE":
-        return this.delete(exchange, caller);
+        return this.delete(exchange, auth);
       default:
         return reply(exchange, 405, ErrorCode.ServerError, `Method not allowed: ${exchange.method}`, {
           allow: this.keepsSessions ? "GET, POST, DELETE" : "POST",
@@ -140,13 +136,12 @@ export class StreamableHttpHandler {
     await Promise.all([this.sessions.close(), stateless?.close()]);
   }
 
-  private async post(exchange: HttpExchange, caller: Caller): Promise<void> {
+  private async post(exchange: HttpExchange, auth: AuthInfo | undefined): Promise<void> {
     if (refused(exchange, POST_RULES)) return;
     const version = exchange.header("mcp-protocol-version");
     const read = await this.readMessage(exchange);
     if (read === undefined) return;
-    const { auth } = caller;
-    if (Array.isArray(read)) return this.postBatch(exchange, read, version, caller);
+    if (Array.isArray(read)) return this.postBatch(exchange, read, version, auth);
     const message = read;
     const forbidden = auth && this.options.auth?.authorize?.(message, auth);
     if (forbidden) return refuse(exchange, forbidden, (message as { id?: RequestId }).id);
@@ -180,12 +175,14 @@ export class StreamableHttpHandler {
       }
       const sessionId = randomBytes(16).toString("base64url");
       const transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId, false));
-      this.sessions.add(sessionId, transport, caller.principal);
+      this.sessions.add(sessionId, transport, this.principal(exchange, auth));
       await this.connect(transport, {});
       transport.receive(exchange, [message], ids, false, auth);
       return;
     }
-    this.sessions.of(exchange, caller.principal)?.receive(exchange, [message], ids, false, auth);
+    this.sessions
+      .of(exchange, this.principal(exchange, auth))
+      ?.receive(exchange, [message], ids, false, auth);
   }
 
   /**
@@ -198,7 +195,7 @@ export class StreamableHttpHandler {
     exchange: HttpExchange,
     batch: unknown[],
     header: string | undefined,
-    caller: Caller,
+    auth: AuthInfo | undefined,
   ) {
     const version = header ?? DEFAULT_HEADER_VERSION;
     const problem = revisionOf(version)?.batches
@@ -207,11 +204,12 @@ export class StreamableHttpHandler {
     if (problem !== undefined)
       return reply(exchange, 400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`);
     const messages = batch as JSONRPCMessage[];
-    const { auth } = caller;
     // A batch runs whole or not at all: one message the caller may not send refuses it.
-    for (const message of auth ? messages : []) {
-      const forbidden = this.options.auth?.authorize?.(message, auth!);
-      if (forbidden) return refuse(exchange, forbidden);
+    if (auth) {
+      for (const message of messages) {
+        const forbidden = this.options.auth?.authorize?.(message, auth);
+        if (forbidden) return refuse(exchange, forbidden);
+      }
     }
     const ids = messages.flatMap((m) => ("method" in m && "id" in m ? [m.id] : []));
     if (this.options.stateless) {
@@ -221,7 +219,7 @@ export class StreamableHttpHandler {
       if (ids.length === 0) await transport.close();
       return;
     }
-    this.sessions.of(exchange, caller.principal)?.receive(exchange, messages, ids, true, auth);
+    this.sessions.of(exchange, this.principal(exchange, auth))?.receive(exchange, messages, ids, true, auth);
   }
 
   /** The POST's JSON-RPC message (or batch, unchecked), or `undefined` after answering 413 or 400. */
@@ -327,22 +325,27 @@ export class StreamableHttpHandler {
     return !this.options.stateless && this.supportedVersions.some((v) => revisionOf(v)?.era === "legacy");
   }
 
-  private async get(exchange: HttpExchange, caller: Caller): Promise<void> {
+  private async get(exchange: HttpExchange, auth: AuthInfo | undefined): Promise<void> {
     if (!this.keepsSessions) return noSessions(exchange);
     if (refused(exchange, GET_RULES)) return;
     if (this.headerVersion(exchange) === null) return;
-    const transport = this.sessions.of(exchange, caller.principal);
+    const transport = this.sessions.of(exchange, this.principal(exchange, auth));
     if (transport) await transport.openGet(exchange, exchange.header("last-event-id"));
   }
 
-  private async delete(exchange: HttpExchange, caller: Caller): Promise<void> {
+  private async delete(exchange: HttpExchange, auth: AuthInfo | undefined): Promise<void> {
     if (!this.keepsSessions) return noSessions(exchange);
     if (refused(exchange, DELETE_RULES)) return;
-    const transport = this.sessions.of(exchange, caller.principal);
+    const transport = this.sessions.of(exchange, this.principal(exchange, auth));
     if (!transport) return;
     this.sessions.delete(transport.sessionId!);
     await transport.close();
     exchange.respond(200, {});
+  }
+
+  /** Whom a request's sessions are bound to: the verified caller, else what `principalOf` says. */
+  private principal(exchange: HttpExchange, auth: AuthInfo | undefined): string | undefined {
+    return auth ? principalOf(auth) : this.options.principalOf?.(exchange);
   }
 
   /** The `MCP-Protocol-Version` header: its value, `undefined` if absent, `null` after answering 400. */
@@ -382,12 +385,6 @@ function batchProblem(batch: unknown[]): string | undefined {
     }
   }
   return undefined;
-}
-
-/** Who makes a request: the verified caller, and whom its sessions are bound to. */
-interface Caller {
-  auth: AuthInfo | undefined;
-  principal: string | undefined;
 }
 
 /** Answers a request whose credentials fall short (401, 403, 400). */
