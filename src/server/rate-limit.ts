@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { principalOf } from "../transports/http/shared/authenticate.js";
 import type { RequestContext } from "./context.js";
 
 /** A token bucket: `capacity` calls at once, refilled at `refillPerSecond`. */
@@ -15,8 +16,8 @@ export interface RateLimitOptions extends RateLimitRule {
   /** Rules of particular tools, in place of the default one. */
   tools?: Record<string, RateLimitRule>;
   /**
-   * Who a call counts against. Default: its session (a stateless request's client name over
-   * HTTP, where requests share no session). Give the caller's identity where requests carry one.
+   * Who a call counts against. Default: the verified caller (`ctx.auth`, over HTTP with `auth`),
+   * else its session (a stateless request's client name over HTTP, where requests share no session).
    */
   key?: (ctx: RequestContext) => string;
   /** How many callers' buckets are kept; the least recently used go first. Default 10,000. */
@@ -31,8 +32,12 @@ interface Bucket {
 const sessionIds = new WeakMap<object, number>();
 let nextSessionId = 0;
 
-/** A caller's default key: its session, and for stateless requests the client's name too. */
+/**
+ * A caller's default key: who its token says it is, wherever it calls from; without one its
+ * session, and for stateless requests the client's name too.
+ */
 function defaultKey(ctx: RequestContext): string {
+  if (ctx.auth) return `auth:${principalOf(ctx.auth)}`;
   let id = sessionIds.get(ctx.session);
   if (id === undefined) {
     id = ++nextSessionId;

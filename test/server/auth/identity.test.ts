@@ -298,3 +298,29 @@ describe("hideUnauthorized", () => {
     });
   }
 });
+
+describe("rate limits", () => {
+  it("count a verified caller's calls wherever they come from, apart from other callers'", async () => {
+    const server = new McpServer(
+      { name: "limited", version: "1" },
+      { rateLimit: { capacity: 1, refillPerSecond: 0.001 } },
+    ).tool("ping", {}, () => "pong");
+    const handle = await server.serveHttp({ auth: { issuer: as.issuer } });
+    const agent = await as.token({ resource: handle.url, scope: "mcp:tools" });
+    const other = await as.token({ resource: handle.url, scope: "mcp:tools", client: OTHER_AGENT });
+    const clients = [
+      await connect(handle, agent, "2025-11-25"),
+      await connect(handle, agent, "2026-07-28"),
+      await connect(handle, other, "2025-11-25"),
+    ];
+    try {
+      expect((await clients[0]!.callTool("ping", {})).text()).toBe("pong");
+      // Another session of the same caller shares its bucket.
+      await expect(clients[1]!.callTool("ping", {})).rejects.toThrow(/rate/i);
+      expect((await clients[2]!.callTool("ping", {})).text()).toBe("pong");
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+      await handle.close();
+    }
+  });
+});
