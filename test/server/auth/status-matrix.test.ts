@@ -64,7 +64,7 @@ const claims = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function post(body: object, headers: Record<string, string> = {}): Promise<Response> {
+function post(body: object | object[], headers: Record<string, string> = {}): Promise<Response> {
   return fetch(resource, {
     method: "POST",
     headers: {
@@ -221,6 +221,31 @@ describe("the status matrix", () => {
       expect(got).toContain('scope="mcp:tools files:write"');
     }
     await fetch(resource, { method: "DELETE", headers: { ...bearer(token), "mcp-session-id": sessionId } });
+  });
+
+  it("403 for a 2025-03-26 batch with one message the token may not send, and none of it runs", async () => {
+    const token = await as.token({ resource, scope: "mcp:tools" });
+    const init = { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: "2025-03-26" } };
+    const opened = await post(init, bearer(token));
+    const sessionId = opened.headers.get("mcp-session-id")!;
+    await opened.text();
+    const headers = { ...bearer(token), "mcp-session-id": sessionId, "mcp-protocol-version": "2025-03-26" };
+    const call = (id: number, name: string) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name, arguments: { text: "batched" } },
+    });
+    const refused = await post([call(2, "echo"), call(3, "write_file")], headers);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("www-authenticate")).toContain('scope="mcp:tools files:write"');
+    await refused.text();
+    expect(ran).toEqual([]);
+    const served = await post([call(4, "echo")], headers);
+    expect(served.status).toBe(200);
+    expect(((await served.json()) as { id: number }[]).map((answer) => answer.id)).toEqual([4]);
+    ran.splice(ran.indexOf("echo"), 1);
+    await fetch(resource, { method: "DELETE", headers });
   });
 
   describe("DPoP-bound tokens", () => {
