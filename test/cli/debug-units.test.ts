@@ -5,9 +5,10 @@ import { UsageError } from "../../src/cli/shared/errors.js";
 import { table } from "../../src/cli/shared/format.js";
 import { parseRevision, rewriteTrace } from "../../src/cli/shared/options.js";
 import { slowStartHint } from "../../src/cli/shared/startup.js";
-import { closest, didYouMean, editDistance } from "../../src/cli/shared/suggest.js";
+import { closest, didYouMean } from "../../src/cli/shared/suggest.js";
 import { colorEnabled, widthOf } from "../../src/cli/shared/terminal.js";
 import { describeHeaders, describeUrl, redact } from "../../src/cli/shared/trace.js";
+import { editDistance } from "../../src/util/edit-distance.js";
 
 describe("did you mean", () => {
   it("counts insertions, deletions, substitutions and swaps, and stops past the bound", () => {

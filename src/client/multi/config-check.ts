@@ -2,6 +2,8 @@
  * A small table-driven checker for config objects: each allowed key with the type of its value, an
  * unknown key answered with the closest allowed one ("did you mean"), a wrong type with the one expected.
  */
+
+import { editDistance } from "../../util/edit-distance.js";
 import { ConfigError, type ConfigLocation } from "./config-error.js";
 
 /** What one key of a config object holds. */
@@ -24,33 +26,6 @@ export type FieldTable = Readonly<Record<string, FieldRule>>;
 
 /** Suggestions longer than this many edits away are no help. */
 const MAX_EDITS = 3;
-
-/**
- * The edit distance between `a` and `b` (insertions, deletions, substitutions, swaps of neighbours),
- * or `limit + 1` as soon as it must exceed `limit`.
- */
-export function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, before[j - 2]! + 1);
-      }
-      current[j] = value;
-      best = Math.min(best, value);
-    }
-    if (best > limit) return limit + 1;
-    before = previous;
-    previous = current;
-  }
-  return previous[b.length]!;
-}
 
 /**
  * The candidate `word` was probably meant to be, or undefined when none is close: the closest by
