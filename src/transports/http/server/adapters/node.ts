@@ -25,8 +25,15 @@ export class NodeExchange implements HttpExchange {
   }
 
   headerCount(name: string): number {
-    // node keeps only the first of some repeated headers (content-type among them) in `headers`.
-    return this.req.headersDistinct[name]?.length ?? 0;
+    // node keeps only the first of some repeated headers (content-type among them) in `headers`,
+    // so the raw list is counted; `headersDistinct` would build an object of every header per request.
+    const raw = this.req.rawHeaders;
+    let count = 0;
+    for (let i = 0; i < raw.length; i += 2) {
+      const key = raw[i]!;
+      if (key.length === name.length && key.toLowerCase() === name) count++;
+    }
+    return count;
   }
 
   readBody(limit: number, timeout = 0): Promise<string> {
