@@ -2,7 +2,10 @@ import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { modern } from "../protocol/eras/modern.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
 import type { RequestContext } from "./context.js";
-import type { Scopes } from "./scopes.js";
+import type { PromptRegistry } from "./prompts.js";
+import type { ResourceRegistry } from "./resources.js";
+import { requireScopes, type Scopes } from "./scopes.js";
+import type { ToolRegistry } from "./tools.js";
 
 /** Answers one request of a server; the context knows its session and era. */
 export type DispatchHandler = (
@@ -50,4 +53,32 @@ export function notOffered(method: string, capability: keyof ServerCapabilities)
     ErrorCode.MethodNotFound,
     `Method not found: ${method} (no ${String(capability)} capability)`,
   );
+}
+
+/** Refuses, before the handler runs, a request whose caller lacks a scope of what it uses. */
+export function checkScopes(entry: DispatchRow, params: Record<string, unknown>, ctx: RequestContext): void {
+  const { scopes, what } = entry.scopes!(params);
+  if (scopes) requireScopes(ctx.auth, scopes, what);
+}
+
+/** The scopes of what a request uses (a tool, resource, prompt or completion reference), per kind. */
+export function scopeReaders(tools: ToolRegistry, resources: ResourceRegistry, prompts: PromptRegistry) {
+  const tool = (params: Record<string, unknown>) => ({
+    scopes: tools.scopesOf(params.name),
+    what: `tool ${String(params.name)}`,
+  });
+  const resource = (params: Record<string, unknown>) => ({
+    scopes: resources.scopesOf(params.uri),
+    what: `resource ${String(params.uri)}`,
+  });
+  const prompt = (params: Record<string, unknown>) => ({
+    scopes: prompts.scopesOf(params.name),
+    what: `prompt ${String(params.name)}`,
+  });
+  const completed = (params: Record<string, unknown>) => {
+    const ref = (params.ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
+    if (ref.type === "ref/prompt") return prompt(ref);
+    return { scopes: resources.templateScopes(ref.uri), what: `resource template ${String(ref.uri)}` };
+  };
+  return { tool, resource, prompt, completed };
 }

@@ -1,7 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
-import type { CacheHint, ResultStamp } from "../protocol/eras/era.js";
-import { modern } from "../protocol/eras/modern.js";
 import { SUPPORTED_VERSIONS } from "../protocol/revisions/index.js";
 import type { SchemaLike } from "../protocol/schema/validator.js";
 import type { Transport } from "../protocol/transport.js";
@@ -10,13 +8,11 @@ import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
 import type { HttpServerHandle } from "../transports/http/server/listen.js";
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
-import { extend } from "../util/extend.js";
 import type { UriTemplateVariables } from "../util/uri-template.js";
 import { completeRequest } from "./completion.js";
 import { RequestContext } from "./context.js";
-import { type DispatchRow, notOffered, row } from "./dispatch.js";
+import { checkScopes, type DispatchRow, notOffered, row, scopeReaders } from "./dispatch.js";
 import type { ServeHttpOptions, WebEndpoint } from "./http.js";
-import { openInputRounds, serverMetaOf } from "./modern-dispatch.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import {
   type PromptArgs,
@@ -36,8 +32,9 @@ import {
   type ResourceTemplateMeta,
   type ResourceTemplateOptions,
 } from "./resources.js";
-import { requireScopes, type Scopes, visibleTo } from "./scopes.js";
+import { type Scopes, visibleTo } from "./scopes.js";
 import { type ServerSession, ServerSession as Session, type SessionHost } from "./session.js";
+import { StatelessServing } from "./stateless.js";
 import { Subscriptions } from "./subscriptions.js";
 import {
   type ToolArgs,
@@ -71,11 +68,7 @@ export class McpServer implements SessionHost {
   private readonly sessions = new Set<ServerSession>();
   private readonly changed = new Set<ListKind>();
   private webEndpoint: Promise<WebEndpoint> | undefined;
-  private readonly signer: RequestStateSigner;
-  private readonly cache: CacheHint;
-  /** What every stateless result carries: the server's identity, and caching hints where due. */
-  private readonly stamp: ResultStamp;
-  private readonly uncachedStamp: ResultStamp;
+  private readonly stateless: StatelessServing;
   /** One row per method this server answers. */
   private readonly table: readonly DispatchRow[];
   private readonly rows: ReadonlyMap<string, DispatchRow>;
@@ -91,13 +84,6 @@ export class McpServer implements SessionHost {
     this.instructions = instructions;
     this.supportedVersions = options.supportedVersions ?? SUPPORTED_VERSIONS;
     this.subscriptions = new Subscriptions(options.maxListenStreams);
-    this.signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtl);
-    this.cache = { ttlMs: 0, cacheScope: "private", ...options.cache };
-    const serverMeta = serverMetaOf(serverInfo);
-    this.stamp = { serverMeta, cache: this.cache };
-    this.uncachedStamp = { serverMeta, cache: undefined };
-    this.table = this.dispatchTable();
-    this.rows = new Map(this.table.map((entry) => [entry.method, entry]));
     const pageSize = options.pageSize ?? 1000;
     this.tools = new ToolRegistry(
       pageSize,
@@ -110,6 +96,16 @@ export class McpServer implements SessionHost {
       options.maxUriLength,
     );
     this.prompts = new PromptRegistry(pageSize, () => this.listChanged("prompts"));
+    this.table = this.dispatchTable();
+    this.rows = new Map(this.table.map((entry) => [entry.method, entry]));
+    this.stateless = new StatelessServing({
+      serverInfo,
+      cache: options.cache,
+      hideUnauthorized: options.hideUnauthorized === true,
+      signer: new RequestStateSigner(options.requestStateSecret, options.requestStateTtl),
+      resources: this.resources,
+      capabilities: () => this.capabilities(),
+    });
   }
 
   /**
@@ -206,23 +202,7 @@ export class McpServer implements SessionHost {
 
   /** Every method the server answers, with the capability it needs and the scopes of what it uses. */
   private dispatchTable(): DispatchRow[] {
-    const tool = (params: Record<string, unknown>) => ({
-      scopes: this.tools.scopesOf(params.name),
-      what: `tool ${String(params.name)}`,
-    });
-    const resource = (params: Record<string, unknown>) => ({
-      scopes: this.resources.scopesOf(params.uri),
-      what: `resource ${String(params.uri)}`,
-    });
-    const prompt = (params: Record<string, unknown>) => ({
-      scopes: this.prompts.scopesOf(params.name),
-      what: `prompt ${String(params.name)}`,
-    });
-    const completed = (params: Record<string, unknown>) => {
-      const ref = (params.ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
-      if (ref.type === "ref/prompt") return prompt(ref);
-      return { scopes: this.resources.templateScopes(ref.uri), what: `resource template ${String(ref.uri)}` };
-    };
+    const { tool, resource, prompt, completed } = scopeReaders(this.tools, this.resources, this.prompts);
     return [
       row("initialize", undefined, (params, ctx) => ctx.session.initialize(params)),
       row("logging/setLevel", undefined, (params, ctx) => ctx.session.setLevel(params.level)),
@@ -271,7 +251,7 @@ export class McpServer implements SessionHost {
       session.peer.setRequestHandler(entry.method, (params, request) => {
         const ctx = new RequestContext(request, session);
         // The session admitted a stateless request with its sender's _meta.
-        if (request.requestMeta !== undefined) return this.serveModern(entry, params, ctx);
+        if (request.requestMeta !== undefined) return this.stateless.serve(entry, params, ctx);
         // A method of a capability the server did not declare is answered as unknown.
         if (entry.capability && !session.capabilities[entry.capability])
           throw notOffered(entry.method, entry.capability);
@@ -304,40 +284,6 @@ export class McpServer implements SessionHost {
         ...this.prompts.declaredScopes(),
       ]),
     ];
-  }
-
-  /** A stateless request: capabilities as of now, input rounds, and the era's result shape. */
-  private serveModern(entry: DispatchRow, params: Record<string, unknown>, ctx: RequestContext) {
-    const { method, capability } = entry;
-    if (capability && !this.capabilities()[capability]) throw notOffered(method, capability);
-    if (entry.scopes) checkScopes(entry, params, ctx);
-    const stamp = entry.cacheable ? this.stampOf(method, params) : this.uncachedStamp;
-    const finish = (result: object): object => modern.decorate(method, result, stamp);
-    if (entry.asks) openInputRounds(method, entry.asks, params, ctx, this.signer, finish);
-    let result: object | Promise<object>;
-    try {
-      result = entry.handler(params, ctx);
-    } catch (error) {
-      throw modern.mapError(error);
-    }
-    if (!(result instanceof Promise)) return finish(result);
-    return result.then(finish, (error) => {
-      throw modern.mapError(error);
-    });
-  }
-
-  /** The stamp of a cacheable result: a resource may have caching hints of its own. */
-  private stampOf(method: string, params: Record<string, unknown>): ResultStamp {
-    const read = method === "resources/read";
-    const own = read ? this.resources.cacheHint(String(params.uri)) : undefined;
-    const cache = own ? extend(this.cache, own) : this.cache;
-    // What depends on the caller's scopes is never for shared caches.
-    const perCaller = read
-      ? this.resources.scopesOf(params.uri) !== undefined
-      : this.options.hideUnauthorized === true && method !== "server/discover";
-    if (perCaller && cache.cacheScope === "public")
-      return { serverMeta: this.stamp.serverMeta, cache: { ...cache, cacheScope: "private" } };
-    return own ? { serverMeta: this.stamp.serverMeta, cache } : this.stamp;
   }
 
   /** The answer to `server/discover`. */
@@ -447,10 +393,4 @@ export class McpServer implements SessionHost {
       this.changed.clear();
     });
   }
-}
-
-/** Refuses, before the handler runs, a request whose caller lacks a scope of what it uses. */
-function checkScopes(entry: DispatchRow, params: Record<string, unknown>, ctx: RequestContext): void {
-  const { scopes, what } = entry.scopes!(params);
-  if (scopes) requireScopes(ctx.auth, scopes, what);
 }
