@@ -1,6 +1,6 @@
 import type { Tool } from "../protocol/types/tools.js";
 import { boundsProblem, SCHEMA_BOUNDS } from "../util/json-bounds.js";
-import { resolvePointer } from "./llm-schema.js";
+import { resolvePointer } from "./schema-inline.js";
 
 /** Keywords whose values are data, not schemas: a `$ref` key inside them is no reference. */
 const DATA = new Set(["const", "enum", "default", "examples", "example"]);
