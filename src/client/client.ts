@@ -10,10 +10,12 @@ import type { GetPromptResult, Prompt } from "../protocol/types/prompts.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../protocol/types/resources.js";
 import type { CallToolResult, JsonSchema, Tool } from "../protocol/types/tools.js";
 import type { Emitter } from "../util/emitter.js";
+import { type MethodSelector, useArguments } from "../util/middleware.js";
 import { ResultCache } from "./cache.js";
 import type { Channel, ListKind } from "./channels/channel.js";
 import { type Connected, connect } from "./connect.js";
 import type { ClientEvents } from "./events.js";
+import { type ClientMiddleware, ClientMiddlewares } from "./middleware.js";
 import type { ClientOptions } from "./options.js";
 import { allPages } from "./paginate.js";
 import { type AsToolsOptions, asTools, type McpTool } from "./tool-adapter.js";
@@ -55,6 +57,8 @@ export class McpClient {
   private readonly safeToRepeat: Set<string>;
   /** List and read results kept for the `ttlMs` the server gave. */
   private readonly cache: ResultCache;
+  /** Made by the first `use`. */
+  private middlewares: ClientMiddlewares | undefined;
 
   private constructor({ parts, channel }: Connected) {
     this.peer = parts.peer;
@@ -103,7 +107,29 @@ export class McpClient {
    * Rejects, and leaves nothing running, if it fails.
    */
   static async connect(options: ClientOptions): Promise<McpClient> {
-    return new McpClient(await connect(options));
+    const client = new McpClient(await connect(options));
+    for (const middleware of options.middleware ?? []) client.use(middleware);
+    return client;
+  }
+
+  /**
+   * Adds a middleware around every outgoing request, or (with a method, a list of methods or a
+   * glob such as `"tools/*"`) around those it names. The first added runs outermost.
+   *
+   * @example
+   * client.use("tools/call", async (ctx, next) => {
+   *   const started = performance.now();
+   *   try { return await next(); } finally { console.error(ctx.params?.name, performance.now() - started); }
+   * });
+   */
+  use(middleware: ClientMiddleware): this;
+  use<M extends string>(method: M, middleware: ClientMiddleware<M>): this;
+  use(methods: MethodSelector, middleware: ClientMiddleware): this;
+  use(selector: MethodSelector | ClientMiddleware, middleware?: ClientMiddleware): this {
+    const [methods, link] = useArguments(selector, middleware);
+    this.middlewares ??= new ClientMiddlewares({ transport: this.transport, channel: this.channel });
+    this.middlewares.add(methods, link as ClientMiddleware);
+    return this;
   }
 
   /** Listens to a server notification or the end of the connection; returns the unsubscriber. */

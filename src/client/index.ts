@@ -11,6 +11,13 @@ export type {
   ServerRequestContext,
 } from "./features.js";
 export { argumentsFromStrict, type LlmProvider, type LlmSchemaOptions, schemaForLlm } from "./llm-schema.js";
+export {
+  type ClientMiddleware,
+  ClientMiddlewareContext,
+  type ClientParamsOf,
+  type ClientRequestTypes,
+  type ClientResultOf,
+} from "./middleware.js";
 export * from "./multi/index.js";
 export type {
   ClientOptions,

@@ -9,6 +9,7 @@ import type { StdioServerParameters } from "../transports/stdio/client.js";
 import type { OAuthOptions } from "./auth/options.js";
 import type { OAuthSession } from "./auth/session.js";
 import type { ClientFeatures } from "./features.js";
+import type { ClientMiddleware } from "./middleware.js";
 
 /** Options every connection takes, whatever the transport. */
 export interface CommonClientOptions extends ClientFeatures {
@@ -37,6 +38,8 @@ export interface CommonClientOptions extends ClientFeatures {
   requestTimeout?: number;
   /** Sees every message sent and received. */
   trace?: MessageTrace;
+  /** Middlewares around every request sent after connecting, as `client.use(mw)` adds them. */
+  middleware?: readonly ClientMiddleware[];
 }
 
 /** Connect over any transport you built. */

@@ -15,6 +15,13 @@ export type { Completer, CompletionReturn } from "./completion.js";
 export { RequestContext } from "./context.js";
 export type { AuthOption, ServeHttpOptions, WebHandlerOptions } from "./http.js";
 export { LOGGING_LEVELS } from "./logging.js";
+export {
+  type ServerMiddleware,
+  ServerMiddlewareContext,
+  type ServerParamsOf,
+  type ServerRequestTypes,
+  type ServerResultOf,
+} from "./middleware.js";
 export type {
   PromptArgs,
   PromptArgumentSpec,

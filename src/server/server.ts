@@ -8,11 +8,14 @@ import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
 import type { HttpServerHandle } from "../transports/http/server/listen.js";
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
+import { type MethodSelector, MiddlewareStack, useArguments } from "../util/middleware.js";
 import type { UriTemplateVariables } from "../util/uri-template.js";
 import { completeRequest } from "./completion.js";
 import { RequestContext } from "./context.js";
 import { checkScopes, type DispatchRow, notOffered, row, scopeReaders } from "./dispatch.js";
 import type { ServeHttpOptions, WebEndpoint } from "./http.js";
+import type { ServerMiddleware } from "./middleware.js";
+import { type ServerStack, wrapNotifications, wrapRow } from "./middleware-install.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import {
   type PromptArgs,
@@ -69,8 +72,11 @@ export class McpServer implements SessionHost {
   private readonly changed = new Set<ListKind>();
   private webEndpoint: Promise<WebEndpoint> | undefined;
   private readonly stateless: StatelessServing;
-  /** One row per method this server answers. */
-  private readonly table: readonly DispatchRow[];
+  /** One row per method this server answers, as registered. */
+  private readonly baseTable: readonly DispatchRow[];
+  /** The rows sessions answer from: `baseTable` with the middlewares composed in. */
+  private table: readonly DispatchRow[];
+  private readonly middleware: ServerStack = new MiddlewareStack();
   private readonly rows: ReadonlyMap<string, DispatchRow>;
   private readonly subscriptions: Subscriptions;
   private declared: ServerCapabilities | undefined;
@@ -96,8 +102,9 @@ export class McpServer implements SessionHost {
       options.maxUriLength,
     );
     this.prompts = new PromptRegistry(pageSize, () => this.listChanged("prompts"));
-    this.table = this.dispatchTable();
-    this.rows = new Map(this.table.map((entry) => [entry.method, entry]));
+    this.baseTable = this.dispatchTable();
+    this.table = this.baseTable;
+    this.rows = new Map(this.baseTable.map((entry) => [entry.method, entry]));
     this.stateless = new StatelessServing({
       serverInfo,
       cache: options.cache,
@@ -149,6 +156,28 @@ export class McpServer implements SessionHost {
     get: PromptHandler<PromptArgs<NoInfer<A>>>,
   ): this {
     this.prompts.add(name, config, get);
+    return this;
+  }
+
+  /**
+   * Adds a middleware around every incoming request and notification, or (with a method, a list of
+   * methods or a glob such as `"tools/*"`) around those it names. The first added runs outermost.
+   * Chains are composed here, once, not per call.
+   *
+   * @example
+   * server.use("tools/call", async (ctx, next) => {
+   *   if (!ctx.auth?.scopes.includes("tools")) throw new McpError(ErrorCode.InvalidRequest, "Forbidden");
+   *   return next();
+   * });
+   */
+  use(middleware: ServerMiddleware): this;
+  use<M extends string>(method: M, middleware: ServerMiddleware<M>): this;
+  use(methods: MethodSelector, middleware: ServerMiddleware): this;
+  use(selector: MethodSelector | ServerMiddleware, middleware?: ServerMiddleware): this {
+    const [methods, link] = useArguments(selector, middleware);
+    this.middleware.add(methods, link as ServerMiddleware);
+    this.table = this.baseTable.map((entry) => wrapRow(entry, this.middleware));
+    for (const session of this.sessions) this.installHandlers(session);
     return this;
   }
 
@@ -247,6 +276,11 @@ export class McpServer implements SessionHost {
   /** @internal Answers a new session's requests from the dispatch table. */
   install(session: ServerSession): void {
     this.sessions.add(session);
+    this.installHandlers(session);
+  }
+
+  private installHandlers(session: ServerSession): void {
+    if (this.middleware.size > 0) wrapNotifications(session, this.middleware);
     for (const entry of this.table) {
       session.peer.setRequestHandler(entry.method, (params, request) => {
         const ctx = new RequestContext(request, session);

@@ -112,6 +112,11 @@ export class Peer {
     this.notificationHandlers.set(method, handler);
   }
 
+  /** The handler of a notification, if one is set (for wrapping it). */
+  notificationHandler(method: string): NotificationHandler | undefined {
+    return this.notificationHandlers.get(method);
+  }
+
   /** Registers a listener for the end of the connection. */
   onClose(listener: (error?: Error) => void): void {
     this.closeListeners.push(listener);
