@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { Peer, RequestOptions } from "../protocol/engine/peer.js";
+import { extensionSettings } from "../protocol/extensions.js";
 import { type Revision, revisionOf } from "../protocol/revisions/index.js";
 import type { Transport } from "../protocol/transport.js";
 import type { Implementation, Result } from "../protocol/types/base.js";
@@ -84,6 +85,14 @@ export class McpClient {
   /** What the server can do. */
   get capabilities(): ServerCapabilities {
     return this.init.capabilities;
+  }
+
+  /**
+   * The settings the server declared for extension `id` (`capabilities.extensions[id]`), or
+   * `undefined` when it does not speak it.
+   */
+  serverExtension(id: string): object | undefined {
+    return extensionSettings(this.capabilities, id);
   }
 
   /** How the server says it should be used, if it says. */

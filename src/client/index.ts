@@ -4,6 +4,7 @@ export { isSessionExpired } from "../transports/http/shared/client-errors.js";
 export * from "./auth/index.js";
 export { McpClient } from "./client.js";
 export type { ClientEvents } from "./events.js";
+export type { ClientExtension, ExtensionRequestHandler } from "./extension.js";
 export type {
   ClientFeatures,
   ElicitationHandler,

@@ -8,6 +8,7 @@ import type { HeadersOption } from "../transports/http/shared/request.js";
 import type { StdioServerParameters } from "../transports/stdio/client.js";
 import type { OAuthOptions } from "./auth/options.js";
 import type { OAuthSession } from "./auth/session.js";
+import type { ClientExtension } from "./extension.js";
 import type { ClientFeatures } from "./features.js";
 import type { ClientMiddleware } from "./middleware.js";
 
@@ -17,6 +18,8 @@ export interface CommonClientOptions extends ClientFeatures {
   clientInfo?: Implementation;
   /** Extra capabilities to declare. */
   capabilities?: ClientCapabilities;
+  /** Extensions the client speaks: each is declared as `capabilities.extensions[id]`. */
+  extensions?: readonly ClientExtension[];
   /**
    * The protocol version to speak, pinned: a stateless pin never falls back to the handshake, a
    * handshake pin never probes. Default: the newest the server speaks. An unknown version is an

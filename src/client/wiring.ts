@@ -7,6 +7,7 @@ import type { JsonSchema } from "../protocol/types/tools.js";
 import { Emitter } from "../util/emitter.js";
 import { ResultCache } from "./cache.js";
 import { type ClientEvents, NOTIFICATION_EVENTS } from "./events.js";
+import { extensionCapabilities, installExtensions } from "./extension.js";
 import {
   type FeatureAnswerer,
   featureAnswerer,
@@ -54,9 +55,11 @@ export function wireClient(transport: Transport, options: ClientOptions, version
   const answer = featureAnswerer(options, () => rootsState.roots);
   const serverRequests: ServerRequestGate = { open: false };
   installFeatures(peer, options, answer, serverRequests);
+  const extensions = options.extensions ?? [];
+  installExtensions(peer, extensions, serverRequests);
   const handshake: ClientHandshakeOptions = {
     clientInfo: options.clientInfo ?? { name: "mcpkit", version },
-    capabilities: featureCapabilities(options, options.capabilities),
+    capabilities: extensionCapabilities(extensions, featureCapabilities(options, options.capabilities)),
     protocolVersion: options.protocolVersion,
     timeout: options.handshakeTimeout,
   };

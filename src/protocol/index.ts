@@ -4,6 +4,7 @@ export * from "./engine/peer.js";
 export * from "./eras/handshake.js";
 export * from "./eras/negotiate.js";
 export * from "./eras/request-meta.js";
+export * from "./extensions.js";
 export * from "./features/content.js";
 export * from "./features/elicitation.js";
 export * from "./revisions/index.js";

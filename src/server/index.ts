@@ -13,6 +13,7 @@ export type {
 } from "./auth/index.js";
 export type { Completer, CompletionReturn } from "./completion.js";
 export { RequestContext } from "./context.js";
+export type { AroundHandler, ExtensionHost, ExtensionMethod, ServerExtension } from "./extension.js";
 export type { AuthOption, ServeHttpOptions, WebHandlerOptions } from "./http.js";
 export { LOGGING_LEVELS } from "./logging.js";
 export {

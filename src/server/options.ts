@@ -1,6 +1,7 @@
 import type { MessageTrace } from "../protocol/engine/peer.js";
 import type { CacheHint } from "../protocol/eras/era.js";
 import type { Implementation } from "../protocol/types/base.js";
+import type { ServerExtension } from "./extension.js";
 import type { WebHandlerOptions } from "./http.js";
 import type { RateLimitOptions } from "./rate-limit.js";
 
@@ -49,4 +50,9 @@ export interface ServerOptions {
    * false: everything is listed, and what needs a scope the caller lacks is refused when used.
    */
   hideUnauthorized?: boolean;
+  /**
+   * Extensions the server speaks (`tasks()` of `mcpkit/extensions/tasks`…): each declares
+   * `capabilities.extensions[id]`, adds its methods and may run around existing ones.
+   */
+  extensions?: readonly ServerExtension[];
 }

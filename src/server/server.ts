@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
-import { SUPPORTED_VERSIONS } from "../protocol/revisions/index.js";
+import { type Revision, SUPPORTED_VERSIONS } from "../protocol/revisions/index.js";
 import type { SchemaLike } from "../protocol/schema/validator.js";
 import type { Transport } from "../protocol/transport.js";
 import type { Implementation } from "../protocol/types/base.js";
@@ -13,6 +13,7 @@ import type { UriTemplateVariables } from "../util/uri-template.js";
 import { completeRequest } from "./completion.js";
 import { RequestContext } from "./context.js";
 import { checkScopes, type DispatchRow, notOffered, row, scopeReaders } from "./dispatch.js";
+import { ServerExtensions } from "./extensions.js";
 import type { ServeHttpOptions, WebEndpoint } from "./http.js";
 import type { ServerMiddleware } from "./middleware.js";
 import { type ServerStack, wrapNotifications, wrapRow } from "./middleware-install.js";
@@ -79,6 +80,7 @@ export class McpServer implements SessionHost {
   private readonly middleware: ServerStack = new MiddlewareStack();
   private readonly rows: ReadonlyMap<string, DispatchRow>;
   private readonly subscriptions: Subscriptions;
+  private readonly extensions: ServerExtensions;
   private declared: ServerCapabilities | undefined;
 
   constructor(
@@ -102,7 +104,10 @@ export class McpServer implements SessionHost {
       options.maxUriLength,
     );
     this.prompts = new PromptRegistry(pageSize, () => this.listChanged("prompts"));
-    this.baseTable = this.dispatchTable();
+    this.extensions = new ServerExtensions(options.extensions ?? [], {
+      tool: (name) => this.tools.describe(name),
+    });
+    this.baseTable = this.extensions.extend(this.dispatchTable());
     this.table = this.baseTable;
     this.rows = new Map(this.baseTable.map((entry) => [entry.method, entry]));
     this.stateless = new StatelessServing({
@@ -226,7 +231,18 @@ export class McpServer implements SessionHost {
       capabilities.resources = { subscribe: true, listChanged: true };
     }
     if (asked.tools || this.tools.size > 0) capabilities.tools = { listChanged: true };
+    this.extensions.declare(capabilities);
     return capabilities;
+  }
+
+  /** @internal What a handshake session on `revision` is told: extensions in that revision's core as it has them. */
+  handshakeCapabilities(revision: Revision): ServerCapabilities {
+    return this.extensions.forHandshake(this.capabilities(), revision);
+  }
+
+  /** @internal Whether an extension adds `method`: such a method is admitted whatever the revision table says. */
+  extends(method: string): boolean {
+    return this.extensions.adds(method);
   }
 
   /** Every method the server answers, with the capability it needs and the scopes of what it uses. */

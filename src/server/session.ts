@@ -22,6 +22,10 @@ export interface SessionHost {
   readonly instructions: string | undefined;
   readonly supportedVersions: readonly string[];
   capabilities(): ServerCapabilities;
+  /** What a handshake session on `revision` is told it can do. */
+  handshakeCapabilities(revision: Revision): ServerCapabilities;
+  /** Whether an extension adds `method` (a request or notification) the revision table does not know. */
+  extends(method: string): boolean;
   /** Installs the server's request handlers on a new session. */
   install(session: ServerSession): void;
   /** Forgets a session that ended. */
@@ -84,7 +88,7 @@ export class ServerSession {
 
   /** Sends a notification if the negotiated revision has it. */
   notify(method: string, params?: Record<string, unknown>, relatedRequestId?: RequestId): void {
-    if (this.revision && !this.revision.serverNotifications.has(method)) return;
+    if (this.revision && !this.revision.serverNotifications.has(method) && !this.host.extends(method)) return;
     this.peer.notify(method, params, relatedRequestId);
   }
 
@@ -120,7 +124,10 @@ export class ServerSession {
     } catch (error) {
       return error as McpError;
     }
-    return modern.admit(method, meta.protocolVersion, this.host.supportedVersions) ?? meta;
+    const refused = modern.admit(method, meta.protocolVersion, this.host.supportedVersions);
+    // An extension's method is answered (or refused) by its own row.
+    if (refused?.code === ErrorCode.MethodNotFound && this.host.extends(method)) return meta;
+    return refused ?? meta;
   }
 
   /** Answers `initialize`: negotiates the revision and remembers the client. */
@@ -132,7 +139,7 @@ export class ServerSession {
     this.peer.batches = this.revision!.batches;
     this.clientInfo = params.clientInfo as Implementation | undefined;
     this.clientCapabilities = (params.capabilities as ClientCapabilities | undefined) ?? {};
-    this.capabilities = this.host.capabilities();
+    this.capabilities = this.host.handshakeCapabilities(this.revision!);
     // completion/complete is older than the capability that declares it.
     let declared = this.capabilities;
     if (!this.revision!.completionsCapability && declared.completions) {

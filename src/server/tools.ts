@@ -42,6 +42,12 @@ export interface ToolConfig<
    * to see it listed); checked before the handler runs. A call without a verified token is refused.
    */
   scopes?: string[];
+  /**
+   * Whether the tool runs as a task (listed as `execution.taskSupport`; the server needs the tasks
+   * extension): `"optional"` when the caller can take a task, `"required"` refuses callers that
+   * cannot. Default `"forbidden"`: always answered inline.
+   */
+  task?: "forbidden" | "optional" | "required";
 }
 
 /**
@@ -118,6 +124,7 @@ class ToolDescription implements Tool {
   declare outputSchema?: Tool["inputSchema"];
   declare annotations?: ToolAnnotations;
   declare icons?: Icon[];
+  declare execution?: Tool["execution"];
   declare _meta?: Meta;
 
   constructor(
@@ -126,7 +133,7 @@ class ToolDescription implements Tool {
     outputSchema: JsonSchema | undefined,
     config: ToolConfig,
   ) {
-    const { title, description, annotations, icons, _meta } = config;
+    const { title, description, annotations, icons, _meta, task } = config;
     this.name = name;
     this.inputSchema = inputSchema as Tool["inputSchema"];
     if (title !== undefined) this.title = title;
@@ -134,6 +141,7 @@ class ToolDescription implements Tool {
     if (outputSchema !== undefined) this.outputSchema = outputSchema as Tool["inputSchema"];
     if (annotations !== undefined) this.annotations = annotations;
     if (icons !== undefined) this.icons = icons;
+    if (task !== undefined && task !== "forbidden") this.execution = { taskSupport: task };
     if (_meta !== undefined) this._meta = _meta;
   }
 }
@@ -143,7 +151,12 @@ class ToolDescription implements Tool {
  * use. The configuration itself is not kept: only what listing and validation need.
  */
 function registeredTool(name: string, config: ToolConfig, handler: ToolHandler<any>): RegisteredTool {
-  const { input, output } = config;
+  const { input, output, task } = config;
+  if (task !== undefined && task !== "forbidden" && task !== "optional" && task !== "required") {
+    throw new TypeError(
+      `The task option of tool "${name}" must be "forbidden", "optional" or "required"; got ${JSON.stringify(task)}`,
+    );
+  }
   const inputSchema = input ? wireSchema(name, "input", input) : EMPTY_OBJECT_SCHEMA.jsonSchema;
   const outputSchema = output ? wireSchema(name, "output", output) : undefined;
   // A Standard Schema validates (and may transform) itself; a JSON Schema is checked as listed.
@@ -208,6 +221,11 @@ export class ToolRegistry {
       this.onChange();
     }
     return removed;
+  }
+
+  /** A tool as it is listed, or `undefined` for an unknown one. */
+  describe(name: string): Tool | undefined {
+    return this.tools.get(name)?.description;
   }
 
   /** The `Mcp-Param-*` headers a tool's arguments are mirrored in (`x-mcp-header`). */

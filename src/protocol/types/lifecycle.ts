@@ -8,6 +8,8 @@ export interface ClientCapabilities {
   sampling?: { context?: object; tools?: object };
   elicitation?: { form?: object; url?: object };
   tasks?: object;
+  /** Extensions the client speaks, by id, with their settings (`{}` for none). */
+  extensions?: Record<string, object>;
   [key: string]: unknown;
 }
 
@@ -20,6 +22,8 @@ export interface ServerCapabilities {
   resources?: { subscribe?: boolean; listChanged?: boolean };
   tools?: { listChanged?: boolean };
   tasks?: object;
+  /** Extensions the server speaks, by id, with their settings (`{}` for none). */
+  extensions?: Record<string, object>;
   [key: string]: unknown;
 }
 

@@ -5,12 +5,8 @@ import { isRequest, type JSONRPCMessage, type RequestId } from "../../../jsonrpc
 import type { Transport, TransportHandlers } from "../../../protocol/transport.js";
 import { authorizedRequest, type HttpAuthorizer } from "../shared/authorizer.js";
 import { httpStatusError, transportError } from "../shared/client-errors.js";
-import { encodeHeaderValue } from "../shared/param-headers.js";
-
-/** Methods whose `params.name` the `Mcp-Name` header mirrors. */
-const NAMED = new Set(["tools/call", "prompts/get", "tasks/get", "tasks/update", "tasks/cancel"]);
-
 import { NodeHttpClient } from "../shared/node-request.js";
+import { encodeHeaderValue, MCP_NAME_SOURCE } from "../shared/param-headers.js";
 import {
   Abort,
   customHeaders,
@@ -119,8 +115,8 @@ export class StreamableHttpClientTransport implements Transport {
     if (!("method" in message)) return;
     headers["mcp-method"] = message.method;
     const params = message.params ?? {};
-    const name =
-      message.method === "resources/read" ? params.uri : NAMED.has(message.method) ? params.name : undefined;
+    const source = MCP_NAME_SOURCE[message.method];
+    const name = source === undefined ? undefined : params[source];
     if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
     const mirrored = this.modern?.paramHeaders?.(message);
     if (mirrored) for (const header in mirrored) headers[header] = mirrored[header]!;

@@ -1,14 +1,13 @@
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
 import type { HttpExchange } from "../shared/exchange.js";
-import { decodeHeaderValue, headerString, type ParamHeader, valueAt } from "../shared/param-headers.js";
-
-/** Where `Mcp-Name` comes from, per method (2026-07-28, SEP-2243). */
-const NAME_SOURCE: Record<string, "name" | "uri"> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-};
+import {
+  decodeHeaderValue,
+  headerString,
+  MCP_NAME_SOURCE,
+  type ParamHeader,
+  valueAt,
+} from "../shared/param-headers.js";
 
 /** For a tool: its `Mcp-Param-*` headers and the argument each mirrors. */
 export type ParamHeaders = (tool: string) => ParamHeader[] | undefined;
@@ -29,7 +28,7 @@ export function modernHeaderProblem(
   if (method !== message.method) {
     return mismatch(`Mcp-Method header value '${method}' does not match body value '${message.method}'`);
   }
-  const source = NAME_SOURCE[message.method];
+  const source = MCP_NAME_SOURCE[message.method];
   if (!source) return undefined;
   const expected = message.params?.[source];
   const raw = exchange.header("mcp-name");

@@ -5,6 +5,19 @@ import { boundsProblem, SCHEMA_BOUNDS } from "../../../util/json-bounds.js";
  * `Mcp-Param-{Name}` headers of tool arguments annotated with `x-mcp-header`.
  */
 
+/**
+ * The param each method's `Mcp-Name` header mirrors: a tool's or prompt's name, a resource's URI,
+ * and (the tasks extension, SEP-2663) the task id, so that intermediaries can route by it.
+ */
+export const MCP_NAME_SOURCE: Readonly<Record<string, string>> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
+
 /** One mirrored argument: its header (lower-case) and the chain of `properties` keys to its value. */
 export interface ParamHeader {
   header: string;

@@ -1,0 +1,65 @@
+import type { Revision } from "../protocol/revisions/index.js";
+import type { Era } from "../protocol/revisions/revision.js";
+import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
+import type { Tool } from "../protocol/types/tools.js";
+import type { RequestContext } from "./context.js";
+import type { DispatchHandler } from "./dispatch.js";
+
+/**
+ * Runs around the handler of a method the server already answers (`tools/call`…): call `next` to
+ * go on, with the same or other params and context, or answer without it.
+ */
+export type AroundHandler = (
+  params: Record<string, unknown>,
+  ctx: RequestContext,
+  next: DispatchHandler,
+) => object | Promise<object>;
+
+/** A method an extension adds to the server's dispatch table. */
+export interface ExtensionMethod {
+  readonly method: string;
+  readonly handler: DispatchHandler;
+  /**
+   * The eras the method exists in; default both. Elsewhere it is unknown (-32601), as a method
+   * removed from a revision is.
+   */
+  readonly eras?: readonly Era[];
+}
+
+/** What an extension's `setup` may use of the server it is installed on. */
+export interface ExtensionHost {
+  /** A registered tool as `tools/list` shows it (with `execution`, `_meta`…), or `undefined`. */
+  tool(name: string): Tool | undefined;
+}
+
+/**
+ * An MCP extension, server side (SEP-1724): an id, what it declares, the methods it adds and the
+ * methods it runs around. Give extensions to the server with `new McpServer(info, { extensions })`.
+ *
+ * Gating. In the stateless era (2026-07-28) a method of the extension is answered only when the
+ * request's `_meta` client capabilities declare `extensions[id]`; otherwise -32021 naming the
+ * extension in `data.requiredCapabilities`. In a handshake session the client declares it in
+ * `initialize`, except for an extension with `legacyCapabilities` (a part of a revision's core,
+ * as tasks are in 2025-11-25): its methods follow the session's revision table.
+ */
+export interface ServerExtension {
+  /** The extension's id, such as `io.modelcontextprotocol/tasks`. */
+  readonly id: string;
+  /** What the server declares under `capabilities.extensions[id]`; default `{}`. */
+  readonly settings?: object;
+  /**
+   * For an extension that a revision of the handshake era has in its core: the capabilities to
+   * declare in `initialize` instead of `extensions[id]` (`undefined` where the revision lacks it).
+   */
+  legacyCapabilities?(revision: Revision): ServerCapabilities | undefined;
+  /** The methods the extension answers. */
+  readonly methods?: readonly ExtensionMethod[];
+  /** Handlers run around existing methods' handlers, outermost first in extension order. */
+  readonly around?: Readonly<Record<string, AroundHandler>>;
+  /** The notifications the extension sends: sessions send them whatever their revision's table says. */
+  readonly notifications?: readonly string[];
+  /** The `_meta` keys the extension reads from requests. */
+  readonly metaKeys?: readonly string[];
+  /** Called once, when the server is built. */
+  setup?(host: ExtensionHost): void;
+}

@@ -1,0 +1,125 @@
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { declaresExtension, missingExtension } from "../protocol/extensions.js";
+import type { Revision } from "../protocol/revisions/index.js";
+import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
+import type { RequestContext } from "./context.js";
+import { type DispatchHandler, type DispatchRow, row } from "./dispatch.js";
+import type { ExtensionHost, ExtensionMethod, ServerExtension } from "./extension.js";
+
+/**
+ * The extensions of one server: checked once, at construction, then folded into the dispatch
+ * table (their methods as rows, their `around` handlers composed into the rows they wrap) and
+ * into the capabilities the server declares.
+ */
+export class ServerExtensions {
+  /** Every method some extension adds. */
+  private readonly methods = new Set<string>();
+  /** Every notification some extension sends. */
+  private readonly notifications = new Set<string>();
+
+  constructor(
+    private readonly list: readonly ServerExtension[],
+    host: ExtensionHost,
+  ) {
+    const ids = new Set<string>();
+    for (const extension of list) {
+      const id = extension?.id;
+      if (typeof id !== "string" || !/^[^\s/]+\/[^\s]+$/.test(id)) {
+        throw new TypeError(
+          `An extension needs an id of the form "vendor-prefix/name"; got ${JSON.stringify(id)}`,
+        );
+      }
+      if (ids.has(id)) throw new Error(`The extension ${id} is given twice`);
+      ids.add(id);
+      for (const { method } of extension.methods ?? []) {
+        if (this.methods.has(method)) throw new Error(`Two extensions add the method ${method}`);
+        this.methods.add(method);
+      }
+      for (const notification of extension.notifications ?? []) this.notifications.add(notification);
+    }
+    for (const extension of list) extension.setup?.(host);
+  }
+
+  /** Whether `method` is a request or notification an extension adds. */
+  adds(method: string): boolean {
+    return this.methods.has(method) || this.notifications.has(method);
+  }
+
+  /** The server's table with the extensions' rows added and their `around` handlers in place. */
+  extend(table: readonly DispatchRow[]): DispatchRow[] {
+    if (this.list.length === 0) return [...table];
+    const core = new Set(table.map((entry) => entry.method));
+    const rows = table.map((entry) => this.wrapped(entry));
+    for (const extension of this.list) {
+      for (const method of extension.methods ?? []) {
+        if (core.has(method.method)) {
+          throw new Error(
+            `The extension ${extension.id} adds ${method.method}, which the server answers itself`,
+          );
+        }
+        rows.push(this.wrapped(row(method.method, undefined, gated(extension, method))));
+      }
+    }
+    return rows;
+  }
+
+  /** Adds `extensions[id]` of every extension to what the server declares (2026-07-28 form). */
+  declare(capabilities: ServerCapabilities): void {
+    if (this.list.length === 0) return;
+    const extensions: Record<string, object> = { ...capabilities.extensions };
+    for (const extension of this.list) extensions[extension.id] = extension.settings ?? {};
+    capabilities.extensions = extensions;
+  }
+
+  /**
+   * The capabilities of a handshake session on `revision`: an extension a revision has in its
+   * core is declared as that revision declares it, not under `extensions`.
+   */
+  forHandshake(capabilities: ServerCapabilities, revision: Revision): ServerCapabilities {
+    const core = this.list.filter((extension) => extension.legacyCapabilities);
+    if (core.length === 0) return capabilities;
+    const result: ServerCapabilities = { ...capabilities };
+    const extensions: Record<string, object> = { ...capabilities.extensions };
+    for (const extension of core) {
+      delete extensions[extension.id];
+      Object.assign(result, extension.legacyCapabilities!(revision));
+    }
+    if (Object.keys(extensions).length > 0) result.extensions = extensions;
+    else delete result.extensions;
+    return result;
+  }
+
+  /** A row with the `around` handlers of every extension that wraps its method. */
+  private wrapped(entry: DispatchRow): DispatchRow {
+    const arounds = this.list.flatMap((extension) => extension.around?.[entry.method] ?? []);
+    if (arounds.length === 0) return entry;
+    const handler = arounds.reduceRight<DispatchHandler>(
+      (next, around) => (params, ctx) => around(params, ctx, next),
+      entry.handler,
+    );
+    return { ...entry, handler };
+  }
+}
+
+/** An extension method's handler behind its era and declaration checks. */
+function gated(extension: ServerExtension, { method, handler, eras }: ExtensionMethod): DispatchHandler {
+  return (params: Record<string, unknown>, ctx: RequestContext) => {
+    const stateless = ctx.request.requestMeta !== undefined;
+    const era = stateless ? "modern" : "legacy";
+    if (eras && !eras.includes(era)) throw unknown(method, `not in the ${era} form of ${extension.id}`);
+    if (stateless || !extension.legacyCapabilities) {
+      if (!declaresExtension(ctx.clientCapabilities, extension.id))
+        throw missingExtension(extension.id, method);
+    } else {
+      const revision = ctx.session.revision;
+      if (!revision?.clientRequests.has(method) || !extension.legacyCapabilities(revision)) {
+        throw unknown(method, `not in protocol ${revision?.version ?? "(none)"}`);
+      }
+    }
+    return handler(params, ctx);
+  };
+}
+
+function unknown(method: string, why: string): McpError {
+  return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method} (${why})`);
+}
