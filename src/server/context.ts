@@ -28,6 +28,14 @@ export interface AskOptions extends RequestOptions {
   key?: string;
 }
 
+/** The task a handler runs as (the tasks extension): its id, and a way to say how it is doing. */
+export interface RunningTask {
+  /** The task's id, as the client sees it. */
+  readonly id: string;
+  /** Sets the task's `statusMessage`, which `tasks/get` and status notifications show. */
+  statusMessage(message: string): Promise<void>;
+}
+
 /**
  * What a handler gets beside its arguments: the request, its session, and ways to talk back. The
  * same handler serves both eras: in a handshake session `elicit`/`sample`/`listRoots` send requests
@@ -37,6 +45,13 @@ export interface AskOptions extends RequestOptions {
 export class RequestContext {
   /** Set by the server for stateless requests that may ask for input: opens this request's round. */
   round: (() => InputRound) | undefined;
+  /** The task this handler runs as, when a tasks extension runs it as one. */
+  declare readonly task?: RunningTask;
+  /**
+   * For a tool whose task is started by its handler (`task: { startedByHandler: true }`), when
+   * the caller can take a task: answers the call with the task now, and goes on as the task.
+   */
+  declare readonly startTask?: () => Promise<RunningTask>;
 
   constructor(
     /** The request being handled. */
@@ -46,7 +61,7 @@ export class RequestContext {
   ) {}
 
   /** How this request talks back: by its era, known from what the session admitted it with. */
-  private get channel(): ReplyChannel {
+  protected get channel(): ReplyChannel {
     return this.request.requestMeta ? statelessChannel : sessionChannel;
   }
 

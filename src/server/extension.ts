@@ -4,6 +4,7 @@ import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
 import type { Tool } from "../protocol/types/tools.js";
 import type { RequestContext } from "./context.js";
 import type { DispatchHandler } from "./dispatch.js";
+import type { ToolTaskOptions } from "./tools.js";
 
 /**
  * Runs around the handler of a method the server already answers (`tools/call`…): call `next` to
@@ -28,8 +29,8 @@ export interface ExtensionMethod {
 
 /** What an extension's `setup` may use of the server it is installed on. */
 export interface ExtensionHost {
-  /** A registered tool as `tools/list` shows it (with `execution`, `_meta`…), or `undefined`. */
-  tool(name: string): Tool | undefined;
+  /** A registered tool as `tools/list` shows it (with `execution`, `_meta`…) and its task option. */
+  tool(name: string): { description: Tool; task: ToolTaskOptions | undefined } | undefined;
 }
 
 /**
@@ -62,4 +63,6 @@ export interface ServerExtension {
   readonly metaKeys?: readonly string[];
   /** Called once, when the server is built. */
   setup?(host: ExtensionHost): void;
+  /** Called when the server closes: end what the extension runs of its own. */
+  close?(): void | Promise<void>;
 }

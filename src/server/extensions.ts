@@ -89,6 +89,11 @@ export class ServerExtensions {
     return result;
   }
 
+  /** Closes every extension. */
+  async close(): Promise<void> {
+    await Promise.all(this.list.map((extension) => extension.close?.()));
+  }
+
   /** A row with the `around` handlers of every extension that wraps its method. */
   private wrapped(entry: DispatchRow): DispatchRow {
     const arounds = this.list.flatMap((extension) => extension.around?.[entry.method] ?? []);

@@ -12,9 +12,10 @@ export type {
   ProtectedResourceOptions,
 } from "./auth/index.js";
 export type { Completer, CompletionReturn } from "./completion.js";
-export { RequestContext } from "./context.js";
+export { RequestContext, type RunningTask } from "./context.js";
 export type { AroundHandler, ExtensionHost, ExtensionMethod, ServerExtension } from "./extension.js";
 export type { AuthOption, ServeHttpOptions, WebHandlerOptions } from "./http.js";
+export type { InputMethod } from "./input-round.js";
 export { LOGGING_LEVELS } from "./logging.js";
 export {
   type ServerMiddleware,
@@ -32,6 +33,7 @@ export type {
   PromptReturn,
 } from "./prompts.js";
 export type { RateLimitOptions, RateLimitRule } from "./rate-limit.js";
+export type { ReplyChannel, ReplyTarget } from "./reply-channel.js";
 export type {
   ReadResource,
   ReadTemplateResource,
@@ -45,4 +47,4 @@ export { McpServer, type ServerInfo, type ServerOptions } from "./server.js";
 export type { ServerSession } from "./session.js";
 export type { ToolReturn } from "./tool-result.js";
 export { toolError } from "./tool-result.js";
-export type { ToolArgs, ToolConfig, ToolHandler } from "./tools.js";
+export type { TaskSupport, ToolArgs, ToolConfig, ToolHandler, ToolTaskOptions } from "./tools.js";

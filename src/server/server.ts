@@ -413,6 +413,7 @@ export class McpServer implements SessionHost {
   /** Ends every session. */
   async close(): Promise<void> {
     await Promise.all([...this.sessions].map((session) => session.close()));
+    await this.extensions.close();
     const endpoint = await this.webEndpoint?.catch(() => undefined);
     await endpoint?.handler.close();
   }

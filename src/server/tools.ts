@@ -45,9 +45,23 @@ export interface ToolConfig<
   /**
    * Whether the tool runs as a task (listed as `execution.taskSupport`; the server needs the tasks
    * extension): `"optional"` when the caller can take a task, `"required"` refuses callers that
-   * cannot. Default `"forbidden"`: always answered inline.
+   * cannot. Default `"forbidden"`: always answered inline. See `ToolTaskOptions` for the object form.
    */
-  task?: "forbidden" | "optional" | "required";
+  task?: TaskSupport | ToolTaskOptions;
+}
+
+/** Whether a tool runs as a task (the spec's `execution.taskSupport`). */
+export type TaskSupport = "forbidden" | "optional" | "required";
+
+/** How a task-capable tool starts its task. */
+export interface ToolTaskOptions {
+  support: "optional" | "required";
+  /**
+   * The handler runs within the call, where it may ask for input by multi round-trip, until it
+   * calls `ctx.startTask()`; the call then answers with the task. Default false: the task starts
+   * before the handler runs.
+   */
+  startedByHandler?: boolean;
 }
 
 /**
@@ -84,6 +98,7 @@ class RegisteredTool {
     private readonly inputSchema: SchemaLike | undefined,
     private readonly outputSchema: SchemaLike | undefined,
     readonly scopes: Scopes,
+    readonly task: ToolTaskOptions | undefined,
   ) {}
 
   get name(): string {
@@ -133,7 +148,8 @@ class ToolDescription implements Tool {
     outputSchema: JsonSchema | undefined,
     config: ToolConfig,
   ) {
-    const { title, description, annotations, icons, _meta, task } = config;
+    const { title, description, annotations, icons, _meta } = config;
+    const task = typeof config.task === "object" ? config.task.support : config.task;
     this.name = name;
     this.inputSchema = inputSchema as Tool["inputSchema"];
     if (title !== undefined) this.title = title;
@@ -151,12 +167,7 @@ class ToolDescription implements Tool {
  * use. The configuration itself is not kept: only what listing and validation need.
  */
 function registeredTool(name: string, config: ToolConfig, handler: ToolHandler<any>): RegisteredTool {
-  const { input, output, task } = config;
-  if (task !== undefined && task !== "forbidden" && task !== "optional" && task !== "required") {
-    throw new TypeError(
-      `The task option of tool "${name}" must be "forbidden", "optional" or "required"; got ${JSON.stringify(task)}`,
-    );
-  }
+  const { input, output } = config;
   const inputSchema = input ? wireSchema(name, "input", input) : EMPTY_OBJECT_SCHEMA.jsonSchema;
   const outputSchema = output ? wireSchema(name, "output", output) : undefined;
   // A Standard Schema validates (and may transform) itself; a JSON Schema is checked as listed.
@@ -166,7 +177,20 @@ function registeredTool(name: string, config: ToolConfig, handler: ToolHandler<a
     !input || isStandardSchema(input) ? input : inputSchema,
     isStandardSchema(output) ? output : outputSchema,
     scopesOption(config.scopes, `tool "${name}"`),
+    taskOption(name, config.task),
   );
+}
+
+/** A tool's task option as an object; `undefined` for a tool that never runs as a task. */
+function taskOption(name: string, task: ToolConfig["task"]): ToolTaskOptions | undefined {
+  const support = typeof task === "object" && task !== null ? task.support : task;
+  if (support === undefined || support === "forbidden") return undefined;
+  if (support !== "optional" && support !== "required") {
+    throw new TypeError(
+      `The task option of tool "${name}" must be "forbidden", "optional" or "required"; got ${JSON.stringify(support)}`,
+    );
+  }
+  return typeof task === "object" ? { ...task } : { support };
 }
 
 /**
@@ -223,9 +247,10 @@ export class ToolRegistry {
     return removed;
   }
 
-  /** A tool as it is listed, or `undefined` for an unknown one. */
-  describe(name: string): Tool | undefined {
-    return this.tools.get(name)?.description;
+  /** A tool as it is listed and its task option, or `undefined` for an unknown one. */
+  describe(name: string): { description: Tool; task: ToolTaskOptions | undefined } | undefined {
+    const tool = this.tools.get(name);
+    return tool && { description: tool.description, task: tool.task };
   }
 
   /** The `Mcp-Param-*` headers a tool's arguments are mirrored in (`x-mcp-header`). */

@@ -1,9 +1,11 @@
+import { tasks } from "../../extensions/tasks/index.js";
 import { McpServer } from "../../server/server.js";
 import { registerClientTools } from "./client-tools.js";
 import { PNG_DATA_URI } from "./media.js";
 import { registerModernTools } from "./modern-tools.js";
 import { registerPrompts } from "./prompts.js";
 import { registerResources, WatchedResource } from "./resources.js";
+import { registerTaskTools } from "./task-tools.js";
 import { registerTools } from "./tools.js";
 
 /**
@@ -14,18 +16,22 @@ import { registerTools } from "./tools.js";
  * state; every session of one server shares it.
  */
 export function createEverythingServer(): McpServer {
-  const server = new McpServer({
-    name: "mcpkit-everything",
-    version: "1.0.0",
-    title: "mcpkit everything server",
-    icons: [{ src: PNG_DATA_URI, mimeType: "image/png", sizes: ["1x1"] }],
-    instructions:
-      "A test fixture exercising every MCP feature: call the test_* tools, read test:// resources, get test_* prompts.",
-  });
+  const server = new McpServer(
+    {
+      name: "mcpkit-everything",
+      version: "1.0.0",
+      title: "mcpkit everything server",
+      icons: [{ src: PNG_DATA_URI, mimeType: "image/png", sizes: ["1x1"] }],
+      instructions:
+        "A test fixture exercising every MCP feature: call the test_* tools, read test:// resources, get test_* prompts.",
+    },
+    { extensions: [tasks({ pollInterval: 200 })] },
+  );
   const watched = new WatchedResource();
   registerTools(server, watched);
   registerClientTools(server);
   registerModernTools(server);
+  registerTaskTools(server);
   registerResources(server, watched);
   registerPrompts(server);
   return server;

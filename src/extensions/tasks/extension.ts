@@ -1,0 +1,175 @@
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { declaresExtension, missingExtension } from "../../protocol/extensions.js";
+import type { Revision } from "../../protocol/revisions/index.js";
+import type { AroundHandler, ExtensionHost, RequestContext, ServerExtension } from "../../server/index.js";
+import { MemoryTaskStore } from "./memory-store.js";
+import { TaskRuntime } from "./runtime.js";
+import type { TaskStore } from "./store.js";
+import { isTerminal, TASKS_EXTENSION } from "./types.js";
+import { detailedTask, legacyPayload, legacyTask } from "./wire.js";
+
+export interface TasksOptions {
+  /** Where tasks are kept; default a `MemoryTaskStore` of at most 10,000 tasks. */
+  store?: TaskStore;
+  /** How long a task and its result are kept from its creation, ms. Default 1 hour. */
+  ttl?: number;
+  /** The longest `ttl` a 2025-11-25 client may ask for, ms. Default 24 hours. */
+  maxTtl?: number;
+  /** The polling interval suggested to clients, ms. Default 1 s. */
+  pollInterval?: number;
+  /** Tasks per page of `tasks/list` (2025-11-25). Default 100. */
+  pageSize?: number;
+  /** The clock task times are read from, epoch ms; give the store the same one. Default `Date.now`. */
+  now?: () => number;
+}
+
+const positive = (name: string, value: number | undefined, fallback: number): number => {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1)
+    throw new TypeError(`${name} must be a positive integer; got ${value}`);
+  return value;
+};
+
+/**
+ * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) and the tasks of 2025-11-25:
+ * tools registered with `task: "optional" | "required"` run as tasks the client polls.
+ *
+ * In the stateless era the server decides: a client that declares the extension in the request's
+ * `_meta` gets a `CreateTaskResult` for such a tool, one that does not gets the result inline (or
+ * -32021 for a `required` tool); `tasks/get` inlines the result, `tasks/update` answers a task's
+ * input requests, `tasks/cancel` acknowledges. In a 2025-11-25 session the client asks with
+ * `task: { ttl }` on `tools/call`, and has `tasks/get`, `tasks/result`, `tasks/list`,
+ * `tasks/cancel` and `notifications/tasks/status`.
+ *
+ * @example
+ * const server = new McpServer({ name: "jobs", version: "1.0.0" }, { extensions: [tasks()] })
+ *   .tool("render", { task: "optional" }, async (args, ctx) => { ... ctx.task?.id ... });
+ */
+export function tasks(options: TasksOptions = {}): ServerExtension & { readonly store: TaskStore } {
+  const now = options.now ?? Date.now;
+  const store: TaskStore = options.store ?? new MemoryTaskStore({ now });
+  const runtime = new TaskRuntime({
+    store,
+    ttl: positive("ttl", options.ttl, 3_600_000),
+    maxTtl: positive("maxTtl", options.maxTtl, 86_400_000),
+    pollInterval: positive("pollInterval", options.pollInterval, 1000),
+    now,
+  });
+  const pageSize = positive("pageSize", options.pageSize, 100);
+  let host: ExtensionHost | undefined;
+
+  const stateless = (ctx: RequestContext) => ctx.request.requestMeta !== undefined;
+  /** Whether the session's revision has tasks in its core (2025-11-25). */
+  const coreTasks = (revision: Revision | undefined) => revision?.clientRequests.has("tasks/get") === true;
+
+  const callTool: AroundHandler = (params, ctx, next) => {
+    const name = String(params.name);
+    const tool = host?.tool(name);
+    const task = tool?.task;
+    if (!task) {
+      if (!stateless(ctx) && params.task !== undefined && tool && coreTasks(ctx.session.revision)) {
+        throw new McpError(
+          ErrorCode.MethodNotFound,
+          `Tool ${name} does not run as a task (execution.taskSupport is "forbidden")`,
+        );
+      }
+      return next(params, ctx);
+    }
+    if (stateless(ctx)) {
+      if (declaresExtension(ctx.clientCapabilities, TASKS_EXTENSION))
+        return runtime.start(params, ctx, next, "modern", task);
+      if (task.support === "required") throw missingExtension(TASKS_EXTENSION, `tool ${name}`);
+      return next(params, ctx);
+    }
+    if (!coreTasks(ctx.session.revision)) return next(params, ctx);
+    if (typeof params.task === "object" && params.task !== null)
+      return runtime.start(params, ctx, next, "legacy", task);
+    if (task.support === "required") {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `Tool ${name} must be called as a task (execution.taskSupport is "required")`,
+      );
+    }
+    return next(params, ctx);
+  };
+
+  return {
+    id: TASKS_EXTENSION,
+    settings: {},
+    store,
+    legacyCapabilities: (revision) =>
+      coreTasks(revision)
+        ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
+        : undefined,
+    methods: [
+      {
+        method: "tasks/get",
+        handler: async (params, ctx) => {
+          const record = await runtime.owned(params, ctx);
+          return stateless(ctx) ? detailedTask(record) : legacyTask(record);
+        },
+      },
+      {
+        method: "tasks/cancel",
+        handler: async (params, ctx) => {
+          const record = await runtime.owned(params, ctx);
+          if (isTerminal(record.status)) {
+            // SEP-2663 acknowledges again; 2025-11-25 refuses a terminal task.
+            if (stateless(ctx)) return {};
+            throw new McpError(ErrorCode.InvalidParams, `Task ${record.taskId} is already ${record.status}`);
+          }
+          const cancelled = await runtime.cancel(record);
+          return stateless(ctx) ? {} : legacyTask(cancelled);
+        },
+      },
+      {
+        method: "tasks/update",
+        eras: ["modern"],
+        handler: async (params, ctx) => {
+          const record = await runtime.owned(params, ctx);
+          const responses = params.inputResponses;
+          if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
+            throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object");
+          }
+          await runtime.running.get(record.taskId)?.answer(responses as Record<string, unknown>);
+          return {};
+        },
+      },
+      {
+        method: "tasks/result",
+        eras: ["legacy"],
+        handler: async (params, ctx) =>
+          legacyPayload(await runtime.terminal(await runtime.owned(params, ctx), ctx.signal)),
+      },
+      {
+        method: "tasks/list",
+        eras: ["legacy"],
+        handler: async (params, ctx) => {
+          const cursor = params.cursor;
+          if (cursor !== undefined && typeof cursor !== "string") {
+            throw new McpError(ErrorCode.InvalidParams, "Invalid params: cursor must be a string");
+          }
+          const owner = runtime.owner(ctx);
+          const page = await store.list({
+            limit: pageSize,
+            ...(cursor === undefined ? {} : { cursor }),
+            ...(owner === undefined ? {} : { owner }),
+          });
+          const result: Record<string, unknown> = { tasks: page.tasks.map(legacyTask) };
+          if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+          return result;
+        },
+      },
+    ],
+    around: { "tools/call": callTool },
+    notifications: ["notifications/tasks/status"],
+    metaKeys: ["io.modelcontextprotocol/related-task"],
+    setup(given) {
+      host = given;
+    },
+    close: async () => {
+      runtime.close();
+      await store.close?.();
+    },
+  };
+}

@@ -1,0 +1,14 @@
+export type { TaskContext, TaskLink } from "./context.js";
+export { type TasksOptions, tasks } from "./extension.js";
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./memory-store.js";
+export type { TaskPage, TaskStore } from "./store.js";
+export {
+  isTerminal,
+  RELATED_TASK,
+  TASKS_EXTENSION,
+  type TaskError,
+  type TaskInputRequest,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskUpdate,
+} from "./types.js";

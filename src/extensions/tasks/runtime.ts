@@ -1,0 +1,334 @@
+import { randomUUID } from "node:crypto";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { Era } from "../../protocol/revisions/revision.js";
+import type {
+  InputMethod,
+  RequestContext,
+  RunningTask,
+  ServerSession,
+  ToolTaskOptions,
+} from "../../server/index.js";
+import { TaskContext, type TaskLink } from "./context.js";
+import type { TaskStore } from "./store.js";
+import {
+  isTerminal,
+  RELATED_TASK,
+  type TaskInputRequest,
+  type TaskRecord,
+  type TaskUpdate,
+} from "./types.js";
+import { legacyTask, modernCreateResult, taskError } from "./wire.js";
+
+/** Settings of the tasks a server runs. */
+export interface TaskSettings {
+  store: TaskStore;
+  /** How long a task is kept from its creation, ms. */
+  ttl: number;
+  /** The longest `ttl` a client may ask for (2025-11-25 `task.ttl`), ms. */
+  maxTtl: number;
+  /** The polling interval suggested to clients, ms. */
+  pollInterval: number;
+  now: () => number;
+}
+
+type Next = (params: Record<string, unknown>, ctx: RequestContext) => object | Promise<object>;
+
+/** A question a task waits on, and who waits. */
+interface Waiting {
+  request: TaskInputRequest;
+  resolve: (answer: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A task this process runs: what cancels it, what it waits on, where its changes go. */
+class Running implements TaskLink {
+  readonly controller = new AbortController();
+  readonly waiting = new Map<string, Waiting>();
+  private readonly used = new Set<string>();
+  private asked = 0;
+  /** Store writes, one after the other, so the last state written is the last state reached. */
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly id: string,
+    readonly era: Era,
+    private readonly session: ServerSession,
+    private readonly runtime: TaskRuntime,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  statusMessage(message: string): Promise<void> {
+    return this.write({ statusMessage: message }).then(() => {});
+  }
+
+  progress(progress: number, total: number | undefined, message: string | undefined): void {
+    const amount = total === undefined ? `${progress}` : `${progress}/${total}`;
+    void this.write({ statusMessage: message === undefined ? amount : `${message} (${amount})` });
+  }
+
+  /** Writes a change to the store; the status notification follows it (2025-11-25 sessions). */
+  write(update: TaskUpdate): Promise<TaskRecord | undefined> {
+    const written = this.writes.then(() => this.runtime.settings.store.update(this.id, update));
+    this.writes = written.then(
+      (record) => record && this.announce(record),
+      () => {},
+    );
+    return written;
+  }
+
+  private announce(record: TaskRecord): void {
+    if (this.era !== "legacy" || this.session.peer.isClosed) return;
+    this.session.notify("notifications/tasks/status", legacyTask(record));
+  }
+
+  ask<T>(
+    method: InputMethod,
+    params: Record<string, unknown> | undefined,
+    key: string | undefined,
+  ): Promise<T> {
+    if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    this.asked++;
+    // Keys are never reused over a task's life, so an answer always meets the question it answers.
+    let name = key ?? `${method}#${this.asked}`;
+    if (this.used.has(name)) name = `${name}#${this.asked}`;
+    this.used.add(name);
+    return this.era === "legacy"
+      ? this.askSession<T>(method, params)
+      : this.askInput<T>(name, method, params);
+  }
+
+  /** 2025-11-25: a request to the client related to the task, while the task is `input_required`. */
+  private async askSession<T>(method: InputMethod, params: Record<string, unknown> | undefined): Promise<T> {
+    await this.write({ status: "input_required" });
+    try {
+      const meta = { ...(params?._meta as object | undefined), [RELATED_TASK]: { taskId: this.id } };
+      return await this.session.peer.request<T>(method, { ...params, _meta: meta }, { signal: this.signal });
+    } finally {
+      if (!this.signal.aborted) await this.write({ status: "working" });
+    }
+  }
+
+  /** 2026-07-28: an input request `tasks/get` shows, answered by `tasks/update`. */
+  private askInput<T>(
+    name: string,
+    method: InputMethod,
+    params: Record<string, unknown> | undefined,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const request: TaskInputRequest = params === undefined ? { method } : { method, params };
+      this.waiting.set(name, { request, resolve: resolve as (answer: unknown) => void, reject });
+      void this.write(this.openQuestions());
+    });
+  }
+
+  /** Answers questions the task waits on; keys it does not wait on are ignored. */
+  async answer(responses: Record<string, unknown>): Promise<void> {
+    const answered: Waiting[] = [];
+    for (const [key, answer] of Object.entries(responses)) {
+      const waiting = this.waiting.get(key);
+      if (!waiting) continue;
+      this.waiting.delete(key);
+      answered.push(waiting);
+      waiting.resolve(answer);
+    }
+    if (answered.length > 0) await this.write(this.openQuestions());
+  }
+
+  private openQuestions(): TaskUpdate {
+    if (this.waiting.size === 0) return { status: "working", inputRequests: undefined };
+    const inputRequests: Record<string, TaskInputRequest> = {};
+    for (const [key, { request }] of this.waiting) inputRequests[key] = request;
+    return { status: "input_required", inputRequests };
+  }
+
+  /** Stops the handler: its signal aborts, and the questions it waits on fail. */
+  abort(reason: string): void {
+    const error = new McpError(ErrorCode.InternalError, reason);
+    this.controller.abort(error);
+    for (const waiting of this.waiting.values()) waiting.reject(error);
+    this.waiting.clear();
+  }
+}
+
+/**
+ * The tasks of one server: starts tool calls as tasks, runs them, and answers `tasks/*` from the
+ * store. Tasks this process runs are in `running` until they end; the rest is in the store.
+ */
+export class TaskRuntime {
+  readonly running = new Map<string, Running>();
+  /** Resolves when a task this process runs ends. */
+  private readonly ended = new Map<string, Promise<void>>();
+
+  constructor(readonly settings: TaskSettings) {}
+
+  /** The caller a task belongs to: its verified subject, when the transport verified one. */
+  owner(ctx: RequestContext): string | undefined {
+    const auth = ctx.auth;
+    return auth ? `${auth.issuer} ${auth.subject}` : undefined;
+  }
+
+  /** A task of the caller's, or -32602. */
+  async owned(params: Record<string, unknown>, ctx: RequestContext): Promise<TaskRecord> {
+    const taskId = params.taskId;
+    if (typeof taskId !== "string" || taskId.length === 0) {
+      throw new McpError(ErrorCode.InvalidParams, 'Invalid params: the request needs a string "taskId"');
+    }
+    const record = await this.settings.store.get(taskId);
+    if (!record || record.owner !== this.owner(ctx)) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown task: ${taskId}`, { taskId });
+    }
+    return record;
+  }
+
+  /**
+   * Runs a tool call as a task: answers with the `CreateTaskResult` once the task is stored and
+   * goes on running the handler. A tool that starts its task itself runs within the call until
+   * its handler calls `ctx.startTask()`, and is answered inline if it returns before.
+   */
+  start(
+    params: Record<string, unknown>,
+    call: RequestContext,
+    next: Next,
+    era: Era,
+    options: ToolTaskOptions,
+  ): Promise<object> {
+    const ctx = new TaskContext(call);
+    const create = async (): Promise<{ running: Running; answer: object }> => {
+      const record = await this.create(params, call, era);
+      const running = new Running(record.taskId, era, call.session, this);
+      this.running.set(record.taskId, running);
+      ctx.begin(running);
+      return {
+        running,
+        answer: era === "modern" ? modernCreateResult(record) : { task: legacyTask(record) },
+      };
+    };
+    if (!options.startedByHandler) {
+      return create().then(({ running, answer }) => {
+        this.execute(running, () => next(params, ctx));
+        return answer;
+      });
+    }
+    return new Promise<object>((resolve, reject) => {
+      let started: Running | undefined;
+      let ran!: (outcome: Promise<object>) => void;
+      const outcome = new Promise<object>((done) => {
+        ran = done;
+      });
+      // Awaited only once the task started; before, the call itself reports a failure.
+      outcome.catch(() => {});
+      ctx.startTask = async () => {
+        if (started) return started;
+        const { running, answer } = await create();
+        started = running;
+        this.execute(running, () => outcome);
+        resolve(answer);
+        return running;
+      };
+      const result = (async () => next(params, ctx))();
+      ran(result);
+      result.then(
+        (value) => {
+          if (!started) resolve(value);
+        },
+        (error) => {
+          if (!started) reject(error);
+        },
+      );
+    });
+  }
+
+  private async create(params: Record<string, unknown>, ctx: RequestContext, era: Era): Promise<TaskRecord> {
+    const { ttl, maxTtl, pollInterval, now } = this.settings;
+    const asked = (params.task as { ttl?: unknown } | undefined)?.ttl;
+    const wanted = era === "legacy" && typeof asked === "number" && asked > 0 ? Math.floor(asked) : ttl;
+    const created = now();
+    const record: TaskRecord = {
+      taskId: randomUUID(),
+      status: "working",
+      createdAt: created,
+      lastUpdatedAt: created,
+      ttl: Math.min(wanted, maxTtl),
+      pollInterval,
+      method: "tools/call",
+    };
+    const owner = this.owner(ctx);
+    if (owner !== undefined) record.owner = owner;
+    await this.settings.store.create(record);
+    return record;
+  }
+
+  /** Runs a started task's handler to its end and stores how it ended. */
+  private execute(running: Running, run: () => object | Promise<object>): void {
+    const ended = (async () => {
+      let update: TaskUpdate;
+      try {
+        const result = (await run()) as Record<string, unknown>;
+        // 2025-11-25 counts a tool's own error as a failed task; SEP-2663 keeps `failed` for protocol errors.
+        const status = running.era === "legacy" && result.isError === true ? "failed" : "completed";
+        update = { status, result, inputRequests: undefined };
+      } catch (error) {
+        update = { status: "failed", error: taskError(error), inputRequests: undefined };
+      }
+      await running.write(update).catch(() => undefined);
+    })().finally(() => {
+      this.running.delete(running.id);
+      this.ended.delete(running.id);
+    });
+    this.ended.set(running.id, ended);
+  }
+
+  /** Cancels a task: it is `cancelled` from now on, and its handler's signal aborts. */
+  async cancel(record: TaskRecord): Promise<TaskRecord> {
+    const running = this.running.get(record.taskId);
+    const update: TaskUpdate = {
+      status: "cancelled",
+      statusMessage: "Cancelled by the client",
+      inputRequests: undefined,
+    };
+    const cancelled = running
+      ? await running.write(update)
+      : await this.settings.store.update(record.taskId, update);
+    running?.abort(`Task ${record.taskId} was cancelled`);
+    return cancelled ?? record;
+  }
+
+  /** The task once it is terminal: waits for it to end here, or polls the store for it. */
+  async terminal(record: TaskRecord, signal: AbortSignal): Promise<TaskRecord> {
+    let current: TaskRecord | undefined = record;
+    while (current && !isTerminal(current.status)) {
+      const ended = this.ended.get(current.taskId);
+      if (ended) await ended;
+      else await pause(current.pollInterval ?? this.settings.pollInterval, signal);
+      current = await this.settings.store.get(current.taskId);
+    }
+    if (!current) throw new McpError(ErrorCode.InvalidParams, `Unknown task: ${record.taskId}`);
+    return current;
+  }
+
+  /** Stops every task this process runs (the server is closing). */
+  close(): void {
+    for (const running of this.running.values()) running.abort("The server closed");
+  }
+}
+
+/** Waits `ms`, or until `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", stop, { once: true });
+  });
+}
+
+export type { RunningTask };
