@@ -52,9 +52,18 @@ async function stillAlive(client: McpClient): Promise<void> {
   await expect(client.ping()).resolves.toBeUndefined();
 }
 
-/** The tools of the handshake-era conformance scenarios, and the ones the 2026-07-28 scenarios add. */
+/**
+ * The tools of the handshake-era conformance scenarios, the ones the 2026-07-28 scenarios add, and
+ * those the tasks scenarios call.
+ */
 const TOOLS = [
+  "confirm_delete",
+  "failing_job",
+  "greet",
   "json_schema_2020_12_tool",
+  "multi_input",
+  "protocol_error_job",
+  "slow_compute",
   "test_audio_content",
   "test_elicitation",
   "test_elicitation_sep1034_defaults",
@@ -81,6 +90,7 @@ const TOOLS = [
   "test_streaming_elicitation",
   "test_tool_with_logging",
   "test_tool_with_progress",
+  "test_tool_with_task",
   "test_trigger_prompt_change",
   "test_trigger_tool_change",
   "test_update_watched_resource",
@@ -147,6 +157,7 @@ describe("everything server: inventory", () => {
       prompts: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
       tools: { listChanged: true },
+      tasks: { cancel: {}, list: {}, requests: { tools: { call: {} } } },
     });
   });
 
