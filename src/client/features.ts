@@ -29,14 +29,20 @@ export type ElicitationHandler = (
   ctx: ServerRequestContext,
 ) => ElicitResult | Promise<ElicitResult>;
 
+/**
+ * Answers `roots/list` itself, for a client whose roots are not its own (a proxy asks its own
+ * client); `client.setRoots()` does not apply to it.
+ */
+export type RootsHandler = (ctx: ServerRequestContext) => Root[] | Promise<Root[]>;
+
 /** The client features a client offers; each declares its capability. */
 export interface ClientFeatures {
   /** Answers sampling requests; `tools: true` also accepts tools in sampling (2025-11-25). */
   sampling?: SamplingHandler | { handler: SamplingHandler; tools?: boolean; context?: boolean };
   /** Answers elicitation requests; `url: true` also accepts URL mode (2025-11-25). */
   elicitation?: ElicitationHandler | { handler: ElicitationHandler; form?: boolean; url?: boolean };
-  /** The roots the server may work in; change them later with `client.setRoots()`. */
-  roots?: Root[];
+  /** The roots the server may work in; change them later with `client.setRoots()`. Or a handler. */
+  roots?: Root[] | RootsHandler;
 }
 
 const handlerOf = <H>(feature: H | { handler: H }): H =>
@@ -81,6 +87,9 @@ export function featureAnswerer(features: ClientFeatures, roots: () => Root[]): 
       return elicit.mode === "url"
         ? result
         : checkedFormResult(elicit.requestedSchema as unknown as ElicitationSchema, result);
+    }
+    if (method === "roots/list" && typeof features.roots === "function") {
+      return { roots: await features.roots({ signal }) };
     }
     if (method === "roots/list" && features.roots) return { roots: roots() };
     throw new McpError(

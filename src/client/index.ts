@@ -8,6 +8,7 @@ export type { ClientExtension, ExtensionRequestHandler } from "./extension.js";
 export type {
   ClientFeatures,
   ElicitationHandler,
+  RootsHandler,
   SamplingHandler,
   ServerRequestContext,
 } from "./features.js";

@@ -51,7 +51,7 @@ export function wireClient(transport: Transport, options: ClientOptions, version
   peer.onprogress = (params) => events.emit("progress", params as unknown as ProgressNotificationParams);
   peer.onClose((error) => events.emit("close", error));
   peer.onerror = (error) => events.emit("protocolError", error);
-  const rootsState = { roots: options.roots ?? [] };
+  const rootsState = { roots: Array.isArray(options.roots) ? options.roots : [] };
   const answer = featureAnswerer(options, () => rootsState.roots);
   const serverRequests: ServerRequestGate = { open: false };
   installFeatures(peer, options, answer, serverRequests);
