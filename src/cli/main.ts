@@ -2,6 +2,7 @@
 /** `mcpkit`: inspect and call MCP servers from the command line, and run the bundled ones. */
 import { Command, CommanderError } from "commander";
 import { VERSION as version } from "../version.js";
+import { registerAuditCommand } from "./commands/audit.js";
 import { registerAuthCommands } from "./commands/auth.js";
 import { registerCallCommand } from "./commands/call.js";
 import { registerCompleteCommand } from "./commands/complete.js";
@@ -101,6 +102,7 @@ function program(context: CliContext): Command {
   registerServeCommand(root, context);
   registerProxyCommand(root, context);
   registerAuthCommands(root);
+  registerAuditCommand(root, context);
   return root;
 }
 

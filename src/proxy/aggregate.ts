@@ -9,7 +9,8 @@ import { VERSION as version } from "../version.js";
 import { checkProxyConfig, type ProxyConfig, readProxyConfig } from "./config.js";
 import { ToolPolicy } from "./filter.js";
 import type { Upstreams } from "./mirror.js";
-import { multiOptions, type ProxyCommonOptions } from "./options.js";
+import { type GatewaySettings, multiOptions, type ProxyCommonOptions } from "./options.js";
+import type { ForwardedCalls } from "./questions.js";
 
 /** Options of an aggregate. */
 export interface AggregateOptions extends ProxyCommonOptions {
@@ -46,15 +47,17 @@ function instructionsOf(multi: MultiServerClient): string {
  */
 export async function connectAggregate(
   options: AggregateOptions,
-): Promise<{ upstreams: Upstreams; info: ServerInfo }> {
+  calls: ForwardedCalls,
+): Promise<{ upstreams: Upstreams; info: ServerInfo; gateway: GatewaySettings }> {
   const file = typeof options.config === "string" ? options.config : undefined;
   const config = file === undefined ? (options.config as ProxyConfig) : await readProxyConfig(file);
-  const { mcpServers, lists } = checkProxyConfig(config, options, file);
+  const { mcpServers, lists, trusted } = checkProxyConfig(config, options, file);
+  const gateway = { policy: config.policy ?? [], tools: config.tools ?? {} };
   const env = options.env ?? (file === undefined ? undefined : process.env);
   const multi = await MultiServerClient.connect(
     { mcpServers },
     {
-      ...multiOptions(options, (server) => server),
+      ...multiOptions(options, (server) => server, calls),
       collisions: "prefix-always",
       ...(env ? { env } : {}),
       ...(file === undefined ? {} : { configFile: file }),
@@ -69,6 +72,7 @@ export async function connectAggregate(
     multi,
     policy: new ToolPolicy(lists, { allow: options.allow, deny: options.deny }),
     label: (server) => server,
+    trusted: (server) => trusted.has(server),
     toolName: (tool) => tool.name,
     promptNames: (server, prompts) =>
       assignToolNames(
@@ -82,5 +86,5 @@ export async function connectAggregate(
     version,
     instructions: instructionsOf(multi),
   };
-  return { upstreams, info };
+  return { upstreams, info, gateway };
 }

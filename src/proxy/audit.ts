@@ -1,16 +1,17 @@
 /**
- * The proxy's audit log: one JSON line per tool call, saying who was called, with what (a digest of
- * the arguments, never the arguments), how it ended and how long it took.
+ * The proxy's audit log: one JSON line per tool call, saying who called what (a digest of the
+ * arguments, never the arguments), how it ended, how big the answer was and how long it took.
  */
 import { createHash } from "node:crypto";
-import { type FileHandle, open } from "node:fs/promises";
+import type { CallOutcome } from "./middleware.js";
 
 /**
  * How a call ended: `ok` (a result), `tool_error` (a result with `isError: true`), `error` (a
  * JSON-RPC or transport error: the server refused the call, or could not be reached), `cancelled`
- * (the client cancelled the request, or its connection closed, before the answer).
+ * (the client cancelled the request, or its connection closed, before the answer), `denied` (the
+ * proxy's policy refused it: the upstream was not called).
  */
-export type AuditOutcome = "ok" | "tool_error" | "error" | "cancelled";
+export type AuditOutcome = CallOutcome;
 
 /** One line of the audit log. */
 export interface AuditRecord {
@@ -23,6 +24,8 @@ export interface AuditRecord {
   /** SHA-256 (lowercase hex) of the canonical JSON of the arguments: equal arguments, equal digests. */
   argsDigest: string;
   outcome: AuditOutcome;
+  /** The size of the result passed back, in bytes of JSON (absent for an error). */
+  resultSize?: number;
   /** From the call's arrival to its answer, in whole milliseconds. */
   durationMs: number;
   /** Who called: the verified subject of the caller's token, when the proxy's front takes tokens. */
@@ -56,60 +59,4 @@ export function digestArguments(args: unknown): string {
   return createHash("sha256")
     .update(canonicalJson(args ?? {}))
     .digest("hex");
-}
-
-/**
- * An audit log written as JSON lines, to a file (appended, created if missing) or to stderr. Lines
- * are written one at a time in the order of `write` calls; `write` resolves once its line is
- * written, so a call's line exists before its answer is sent.
- *
- * @example
- * const audit = await AuditLog.open("audit.jsonl"); // or "-" for stderr
- * const proxy = await createProxyServer({ config: "mcp.json", audit: audit.sink });
- */
-export class AuditLog {
-  private queue: Promise<void> = Promise.resolve();
-  private closed = false;
-
-  private constructor(
-    private readonly handle: FileHandle | undefined,
-    /** Where the lines go, for messages: the file's path, or "stderr". */
-    readonly target: string,
-  ) {}
-
-  /** Opens `path` for appending, or stderr for `"-"`. Rejects if the file cannot be opened. */
-  static async open(path: string): Promise<AuditLog> {
-    if (path === "-") return new AuditLog(undefined, "stderr");
-    return new AuditLog(await open(path, "a", 0o600), path);
-  }
-
-  /** `write`, bound: give it as the proxy's `audit` option. */
-  readonly sink: AuditSink = (record) => this.write(record);
-
-  /** Appends one record as a line. */
-  write(record: AuditRecord): Promise<void> {
-    if (this.closed) return Promise.reject(new Error(`The audit log ${this.target} is closed`));
-    const line = `${JSON.stringify(record)}\n`;
-    const written = this.queue.then(() => this.append(line));
-    this.queue = written.catch(() => {});
-    return written;
-  }
-
-  /** Waits for the lines written so far, then closes the file. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.queue;
-    await this.handle?.close();
-  }
-
-  private async append(line: string): Promise<void> {
-    if (this.handle) {
-      await this.handle.appendFile(line, "utf8");
-      return;
-    }
-    await new Promise<void>((resolve, reject) =>
-      process.stderr.write(line, (error) => (error ? reject(error) : resolve())),
-    );
-  }
 }

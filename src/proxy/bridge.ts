@@ -9,11 +9,12 @@ import type { ServerInfo } from "../server/server.js";
 import { PROXY_ENTRY } from "./config.js";
 import { checkToolLists, type ToolLists, ToolPolicy } from "./filter.js";
 import type { Upstreams } from "./mirror.js";
-import { multiOptions, type ProxyCommonOptions } from "./options.js";
+import { type GatewaySettings, multiOptions, type ProxyCommonOptions } from "./options.js";
+import type { ForwardedCalls } from "./questions.js";
 
 /** Options of a bridge: the one upstream, as an `mcpServers` entry (`command`/`args` or `url`). */
 export interface BridgeOptions extends ProxyCommonOptions {
-  upstream: ServerConfig & ToolLists;
+  upstream: ServerConfig & ToolLists & { trusted?: boolean };
   /** The upstream's name in `server/tool` rules, audit lines and logs; default the name it gives itself. */
   name?: string;
 }
@@ -27,16 +28,17 @@ const KEY = "upstream";
  */
 export async function connectBridge(
   options: BridgeOptions,
-): Promise<{ upstreams: Upstreams; info: ServerInfo }> {
+  calls: ForwardedCalls,
+): Promise<{ upstreams: Upstreams; info: ServerInfo; gateway: GatewaySettings }> {
   checkServerEntry(options.name ?? KEY, options.upstream, PROXY_ENTRY);
-  const { allowTools, denyTools, ...upstream } = options.upstream;
+  const { allowTools, denyTools, trusted, ...upstream } = options.upstream;
   let multi: MultiServerClient;
   // The upstream's name is known once it answered; until then, the one given.
   let known: string | undefined;
   try {
     multi = await MultiServerClient.connect(
       { mcpServers: { [KEY]: { ...upstream, disabled: false } } },
-      { ...multiOptions(options, () => known ?? options.name ?? KEY), failOnError: true },
+      { ...multiOptions(options, () => known ?? options.name ?? KEY, calls), failOnError: true },
     );
   } catch (error) {
     throw error instanceof MultiServerConnectError && error.failures[0] ? error.failures[0].error : error;
@@ -49,11 +51,12 @@ export async function connectBridge(
     multi,
     policy: new ToolPolicy({ [name]: lists }, { allow: options.allow, deny: options.deny }),
     label: () => name,
+    trusted: () => trusted === true,
     toolName: (tool) => tool.definition.name,
     promptNames: (_server, prompts) => prompts.map((prompt) => prompt.name),
     logger: (_server, logger) => logger,
   };
   const info: ServerInfo = options.serverInfo ?? { ...client.serverInfo };
   if (!options.serverInfo && client.instructions !== undefined) info.instructions = client.instructions;
-  return { upstreams, info };
+  return { upstreams, info, gateway: { policy: [], tools: {} } };
 }

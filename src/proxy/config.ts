@@ -8,19 +8,32 @@ import {
 } from "../client/multi/config.js";
 import { type EntrySchema, SERVER_ENTRY } from "../client/multi/config-schema.js";
 import { checkToolLists, type ToolLists, ToolPolicy } from "./filter.js";
+import type { ToolOverride } from "./overrides.js";
+import type { PolicyRule } from "./policy.js";
 
-/** A server entry of a proxy config: an `mcpServers` entry, with optional `allowTools` and `denyTools`. */
-export type ProxyServerConfig = ServerConfig & ToolLists;
+/**
+ * A server entry of a proxy config: an `mcpServers` entry, with optional `allowTools` and
+ * `denyTools`, and `trusted`: whether the server's tool annotations are believed.
+ */
+export type ProxyServerConfig = ServerConfig & ToolLists & { trusted?: boolean };
 
-/** The config a proxy serves: the `mcpServers` format of Claude Desktop and others. */
+/**
+ * The config a proxy serves: the `mcpServers` format of Claude Desktop and others, and, for a
+ * gateway, its `policy` rules and `tools` overrides (see `GatewayOptions`); `audit` is read by
+ * `mcpkit proxy` (the log's path, relative to the file).
+ */
 export interface ProxyConfig {
   mcpServers: Record<string, ProxyServerConfig>;
+  policy?: readonly PolicyRule[];
+  tools?: Record<string, ToolOverride>;
+  audit?: string;
 }
 
-/** A config checked for a proxy: the entries to connect and each one's tool lists. */
+/** A config checked for a proxy: the entries to connect, each one's tool lists, the trusted ones. */
 export interface CheckedProxyConfig {
   mcpServers: McpServersConfig["mcpServers"];
   lists: Record<string, ToolLists>;
+  trusted: Set<string>;
 }
 
 const TOOL_NAMES = { type: "strings", nonEmpty: true, expected: "an array of tool names" } as const;
@@ -28,7 +41,12 @@ const TOOL_NAMES = { type: "strings", nonEmpty: true, expected: "an array of too
 /** The keys of a proxy config's server entry: those of `MultiServerClient`, and the tool lists. */
 export const PROXY_ENTRY: EntrySchema = {
   ...SERVER_ENTRY,
-  common: { ...SERVER_ENTRY.common, allowTools: TOOL_NAMES, denyTools: TOOL_NAMES },
+  common: {
+    ...SERVER_ENTRY.common,
+    allowTools: TOOL_NAMES,
+    denyTools: TOOL_NAMES,
+    trusted: { type: "boolean" },
+  },
   elsewhere: {},
 };
 
@@ -59,15 +77,17 @@ export function checkProxyConfig(
   }
   const chosen: McpServersConfig["mcpServers"] = {};
   const lists: Record<string, ToolLists> = {};
+  const trusted = new Set<string>();
   for (const [name, entry] of Object.entries(mcpServers as Record<string, ProxyServerConfig>)) {
     lists[name] = checkToolLists(name, entry);
-    const { allowTools: _allow, denyTools: _deny, ...server } = entry;
+    const { allowTools: _allow, denyTools: _deny, trusted: trust, ...server } = entry;
+    if (trust === true) trusted.add(name);
     if (select.servers) {
       if (select.servers.includes(name)) chosen[name] = { ...server, disabled: false };
     } else if (!server.disabled) chosen[name] = server;
   }
   if (Object.keys(chosen).length === 0) throw new Error("the config has no enabled server to serve");
-  return { mcpServers: chosen, lists };
+  return { mcpServers: chosen, lists, trusted };
 }
 
 /** Reads a proxy config file and checks its keys, leaving its `${VAR}`s as written. */

@@ -1,20 +1,11 @@
-/**
- * Forwarding to an upstream: tool calls (with their audit line), completions, schemas passed on
- * unchecked, and the small helpers the mirror shares.
- */
+/** Forwarding to an upstream: completions, schemas passed on unchecked, and the small helpers the mirror shares. */
 import type { McpClient } from "../client/client.js";
-import type { MultiServerTool } from "../client/multi/router.js";
 import type { ToolOutput } from "../client/tool.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { StandardSchemaV1 } from "../protocol/schema/standard.js";
 import type { CompleteReference } from "../protocol/types/completion.js";
 import type { CallToolResult, JsonSchema } from "../protocol/types/tools.js";
 import type { Completer } from "../server/completion.js";
-import type { RequestContext } from "../server/context.js";
-import { type AuditOutcome, type AuditRecord, digestArguments } from "./audit.js";
-import { asCaller } from "./caller.js";
-import { boundedError, checkResultSize, type UpstreamGate } from "./limits.js";
-import type { MirrorOptions } from "./mirror.js";
 
 /** A JSON Schema as the `McpServer` takes it, listed as it is and never checked: the upstream checks. */
 export function verbatim(schema: JsonSchema): StandardSchemaV1<Record<string, unknown>> {
@@ -29,7 +20,7 @@ export function verbatim(schema: JsonSchema): StandardSchemaV1<Record<string, un
 }
 
 /** What a tool returned, as the result to send on. */
-function resultOf(output: ToolOutput): CallToolResult {
+export function resultOf(output: ToolOutput): CallToolResult {
   const result: CallToolResult = { content: output.content };
   if (output.structuredContent !== undefined) result.structuredContent = output.structuredContent;
   if (output.isError) result.isError = true;
@@ -70,64 +61,6 @@ export async function listOrNone<T>(list: () => Promise<T[]>): Promise<T[]> {
 export function without<T extends object, K extends keyof T>(value: T, key: K): Omit<T, K> {
   const { [key]: _dropped, ...rest } = value;
   return rest;
-}
-
-/**
- * Forwards a call with its progress and cancellation, and writes its audit line before answering.
- * `label` names the tool's server in that line.
- */
-export function forwardTool(
-  tool: MultiServerTool,
-  label: (server: string) => string,
-  options: MirrorOptions,
-  gate: UpstreamGate,
-) {
-  return async (args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> => {
-    const time = new Date().toISOString();
-    const started = performance.now();
-    const argsDigest = digestArguments(args);
-    let outcome: AuditOutcome = "error";
-    try {
-      options.access?.checkSubject(label(tool.server), tool.definition.name, ctx.auth);
-      // The gate may run the call later: the caller is set where it runs.
-      const output = await gate.run(() =>
-        asCaller(ctx, () =>
-          tool.invoke(args, {
-            signal: ctx.signal,
-            onProgress: ({ progress, total, message }) => ctx.progress(progress, total, message),
-          }),
-        ),
-      );
-      const result = checkResultSize(label(tool.server), tool.definition.name, resultOf(output), options);
-      outcome = output.isError ? "tool_error" : "ok";
-      return result;
-    } catch (error) {
-      if (ctx.signal.aborted) outcome = "cancelled";
-      throw boundedError(error);
-    } finally {
-      const durationMs = Math.round(performance.now() - started);
-      const server = label(tool.server);
-      try {
-        const record: AuditRecord = {
-          time,
-          server,
-          tool: tool.definition.name,
-          argsDigest,
-          outcome,
-          durationMs,
-        };
-        if (ctx.auth) {
-          record.subject = ctx.auth.subject;
-          if (ctx.auth.clientId !== undefined) record.clientId = ctx.auth.clientId;
-        }
-        await options.audit?.(record);
-      } catch (error) {
-        options.onWarning?.(
-          `audit: could not record a call of ${tool.definition.name}: ${describeError(error)}`,
-        );
-      }
-    }
-  };
 }
 
 /** Completes one prompt argument or template variable on the upstream `client()` returns. */

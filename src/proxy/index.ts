@@ -5,13 +5,15 @@
 export { AccessPolicy, type AccessRule } from "./access.js";
 export type { AggregateOptions } from "./aggregate.js";
 export {
-  AuditLog,
   type AuditOutcome,
   type AuditRecord,
   type AuditSink,
   canonicalJson,
   digestArguments,
 } from "./audit.js";
+export { type AuditHead, GENESIS, hashLine } from "./audit-chain.js";
+export { AuditLog, type AuditLogOptions } from "./audit-log.js";
+export { type AuditVerification, verifyAuditLog } from "./audit-verify.js";
 export type { BridgeOptions } from "./bridge.js";
 export type { UpstreamAuth, UpstreamAuthRequest } from "./caller.js";
 export {
@@ -30,5 +32,15 @@ export {
   type ToolRule,
 } from "./filter.js";
 export type { UpstreamLimits } from "./limits.js";
-export type { ProxyCommonOptions } from "./options.js";
+export {
+  type CallOutcome,
+  composeCall,
+  refusal,
+  type ToolCallContext,
+  type ToolCallMiddleware,
+} from "./middleware.js";
+export type { GatewaySettings, ProxyCommonOptions } from "./options.js";
+export { type ToolOverride, ToolOverrides } from "./overrides.js";
+export { GatewayPolicy, type PolicyRule } from "./policy.js";
 export { createProxyServer, type ExposedTool, type ProxyOptions, ProxyServer } from "./proxy.js";
+export { FORWARDED_CAPABILITIES } from "./questions.js";

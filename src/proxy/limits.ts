@@ -46,16 +46,16 @@ export class UpstreamGate {
   }
 }
 
-/** The result, or an error saying it is over `maxResultSize`. */
+/** The result's size in bytes of JSON, or an error saying it is over `maxResultSize`. */
 export function checkResultSize(
   server: string,
   tool: string,
   result: CallToolResult,
   limits: UpstreamLimits,
-) {
+): number {
   const max = limits.maxResultSize ?? 16 * 1024 * 1024;
   const size = Buffer.byteLength(JSON.stringify(result));
-  if (size <= max) return result;
+  if (size <= max) return size;
   throw new McpError(
     ErrorCode.InternalError,
     `The result of ${server}/${tool} is ${size} bytes, more than the proxy passes on (maxResultSize ${max})`,

@@ -11,11 +11,16 @@ import type { McpServer } from "../server/server.js";
 import type { AccessPolicy } from "./access.js";
 import type { AuditSink } from "./audit.js";
 import type { ToolPolicy } from "./filter.js";
-import { describeError, forwardTool, verbatim } from "./forward.js";
-import { UpstreamGate, type UpstreamLimits } from "./limits.js";
+import { describeError } from "./forward.js";
+import type { UpstreamLimits } from "./limits.js";
+import type { ToolCallMiddleware } from "./middleware.js";
 import { syncPrompts } from "./mirror-prompts.js";
 import { syncResources } from "./mirror-resources.js";
 import type { Registered, SyncContext } from "./mirror-sync.js";
+import { ToolMirror } from "./mirror-tools.js";
+import type { ToolOverrides } from "./overrides.js";
+import type { GatewayPolicy } from "./policy.js";
+import type { ForwardedCalls } from "./questions.js";
 
 /** The upstream servers of a proxy, and how their names are shown. */
 export interface Upstreams {
@@ -27,15 +32,23 @@ export interface Upstreams {
   toolName(tool: MultiServerTool): string;
   /** The names clients see for one server's prompts, in order. */
   promptNames(server: string, prompts: readonly Prompt[]): string[];
+  /** Whether a server (by label) is trusted: its tool annotations are believed. */
+  trusted(server: string): boolean;
   /** The `logger` of a log message a server sent, as clients see it. */
   logger(server: string, logger: string | undefined): string | undefined;
 }
 
-/** What the mirror reports and records, and who may use what. */
+/** What the mirror reports and records, who may use what, and how tools are shown. */
 export interface MirrorOptions extends UpstreamLimits {
   audit?: AuditSink | undefined;
   onWarning?: ((message: string) => void) | undefined;
   access?: AccessPolicy | undefined;
+  policy?: GatewayPolicy | undefined;
+  /** Middlewares of the caller's own, run after the proxy's (audit, access, policy). */
+  middleware?: readonly ToolCallMiddleware[] | undefined;
+  overrides?: ToolOverrides | undefined;
+  /** Whether a server (by label) is trusted: its annotations are believed. */
+  trusted?: ((server: string) => boolean) | undefined;
 }
 
 /**
@@ -44,7 +57,6 @@ export interface MirrorOptions extends UpstreamLimits {
  * and registered again, so each downstream client gets one `list_changed` per list.
  */
 export class Mirror {
-  private readonly tools = new Map<string, Registered>();
   private readonly resources = new Map<string, Registered>();
   private readonly templates = new Map<string, Registered>();
   private readonly prompts = new Map<string, Registered>();
@@ -54,8 +66,7 @@ export class Mirror {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly unsubscribe: (() => void)[] = [];
   private readonly warned = new Set<string>();
-  /** Per server: its calls in flight and waiting, apart from every other server's. */
-  private readonly gates = new Map<string, UpstreamGate>();
+  private readonly toolMirror: ToolMirror;
   private closed = false;
   /** The mirror as the resource and prompt syncs see it. */
   private readonly context: SyncContext;
@@ -63,7 +74,9 @@ export class Mirror {
   constructor(
     private readonly server: McpServer,
     private readonly upstreams: Upstreams,
-    private readonly options: MirrorOptions = {},
+    private readonly options: MirrorOptions,
+    /** The calls in flight: where the upstreams' questions and log messages go. */
+    private readonly calls: ForwardedCalls,
   ) {
     this.context = {
       target: server,
@@ -71,6 +84,7 @@ export class Mirror {
       closed: () => this.closed,
       warn: (message) => this.warn(message),
     };
+    this.toolMirror = new ToolMirror(server, upstreams, options, calls, (message) => this.warn(message));
   }
 
   /** Registers everything the connected upstreams offer, and follows their changes. */
@@ -99,32 +113,12 @@ export class Mirror {
 
   /** The tools clients see: their names, servers and names upstream. */
   exposedTools(): { name: string; server: string; tool: string }[] {
-    return this.currentTools().map((tool) => ({
-      name: this.upstreams.toolName(tool),
-      server: this.labelOf(tool.server),
-      tool: tool.definition.name,
-    }));
+    return this.toolMirror.exposed();
   }
 
   /** How many tools of each server the allow and deny lists hide. */
   hiddenTools(): Record<string, number> {
-    const hidden: Record<string, number> = {};
-    for (const tool of this.upstreams.multi.tools()) {
-      const server = this.labelOf(tool.server);
-      if (!this.exposes(tool)) hidden[server] = (hidden[server] ?? 0) + 1;
-    }
-    return hidden;
-  }
-
-  private exposes(tool: MultiServerTool): boolean {
-    return this.upstreams.policy.allows(this.upstreams.label(tool.server), tool.definition.name);
-  }
-
-  private currentTools(): MultiServerTool[] {
-    const upstreams = this.upstreams;
-    return upstreams.multi.tools({
-      exclude: (tool, server) => !upstreams.policy.allows(upstreams.label(server), tool.name),
-    });
+    return this.toolMirror.hidden();
   }
 
   private warn(message: string): void {
@@ -133,55 +127,8 @@ export class Mirror {
     this.options.onWarning?.(message);
   }
 
-  // ----- tools -----
-
-  /** Registers the tools the upstreams list now, removing the ones gone or changed. */
   private syncTools(): void {
-    if (this.closed) return;
-    const desired = new Map<string, MultiServerTool>();
-    for (const tool of this.currentTools()) desired.set(this.upstreams.toolName(tool), tool);
-    const fingerprint = (tool: MultiServerTool) => JSON.stringify(tool.definition);
-    for (const [name, registered] of this.tools) {
-      const tool = desired.get(name);
-      if (tool && tool.server === registered.server && fingerprint(tool) === registered.fingerprint) continue;
-      this.server.removeTool(name);
-      this.tools.delete(name);
-    }
-    for (const [name, tool] of desired) {
-      if (this.tools.has(name)) continue;
-      const { definition } = tool;
-      try {
-        this.server.tool(
-          name,
-          {
-            title: definition.title,
-            description: definition.description,
-            input: verbatim(definition.inputSchema),
-            output: definition.outputSchema ? verbatim(definition.outputSchema) : undefined,
-            annotations: definition.annotations,
-            icons: definition.icons,
-            _meta: definition._meta,
-            scopes: this.options.access?.scopesFor(this.labelOf(tool.server), definition.name),
-          },
-          forwardTool(tool, (server) => this.labelOf(server), this.options, this.gateOf(tool.server)),
-        );
-        this.tools.set(name, { server: tool.server, fingerprint: fingerprint(tool) });
-      } catch (error) {
-        this.warn(
-          `tool "${definition.name}" of ${this.labelOf(tool.server)} left out: ${describeError(error)}`,
-        );
-      }
-    }
-  }
-
-  /** The gate of one upstream's calls, made on its first call. */
-  private gateOf(server: string): UpstreamGate {
-    let gate = this.gates.get(server);
-    if (!gate) {
-      gate = new UpstreamGate(this.labelOf(server), this.options);
-      this.gates.set(server, gate);
-    }
-    return gate;
+    if (!this.closed) this.toolMirror.sync();
   }
 
   private labelOf(server: string): string {
@@ -209,9 +156,14 @@ export class Mirror {
       client.on("resourceUpdated", ({ uri }) => {
         if (this.resources.get(uri)?.server === server) this.server.resourceUpdated(uri);
       }),
-      client.on("log", ({ level, logger, data }) =>
-        this.server.log(level, data, this.upstreams.logger(server, logger)),
-      ),
+      client.on("log", ({ level, logger, data }) => {
+        const name = this.upstreams.logger(server, logger);
+        // During the only call in flight to the server, the message is that call's: it reaches its
+        // caller in either era. Otherwise every session that asked for messages gets it.
+        const call = this.calls.soleCall(server);
+        if (call) call.front.log(level, data, name);
+        else this.server.log(level, data, name);
+      }),
     ];
     // Ask for every message: each client of the proxy gets those its own level lets through.
     if (client.capabilities.logging) client.setLoggingLevel("debug").catch(() => {});

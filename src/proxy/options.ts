@@ -8,6 +8,16 @@ import type { AuditSink } from "./audit.js";
 import { type UpstreamAuth, upstreamHeaders } from "./caller.js";
 import type { ToolRule } from "./filter.js";
 import type { UpstreamLimits } from "./limits.js";
+import type { ToolCallMiddleware } from "./middleware.js";
+import type { ToolOverride } from "./overrides.js";
+import type { PolicyRule } from "./policy.js";
+import type { ForwardedCalls } from "./questions.js";
+
+/** What a config file adds to a gateway: its policy rules and tool overrides. */
+export interface GatewaySettings {
+  policy: readonly PolicyRule[];
+  tools: Record<string, ToolOverride>;
+}
 
 export interface ProxyCommonOptions extends UpstreamLimits {
   /**
@@ -28,6 +38,23 @@ export interface ProxyCommonOptions extends UpstreamLimits {
    * forwarded.
    */
   upstreamAuth?: UpstreamAuth;
+  /**
+   * The gateway's rules per tool: allow and deny per caller, argument constraints, approval by a
+   * person (see `PolicyRule`). A config file's `policy` comes first, then these.
+   */
+  policy?: readonly PolicyRule[];
+  /**
+   * How tools are shown, by `"server/tool"` or `"tool"`: another `name`, `description` or `title`.
+   * A config file's `tools` are merged under these.
+   */
+  tools?: Record<string, ToolOverride>;
+  /** `(ctx, next)` steps of every tool call, run after the audit, access and policy steps. */
+  middleware?: readonly ToolCallMiddleware[];
+  /**
+   * How long a stateless (2026-07-28) caller may take to answer an upstream's question before the
+   * upstream call is cancelled, in ms; default 10 minutes (the life of a `requestState`).
+   */
+  inputTimeout?: number;
   /** Receives one record per tool call; the answer waits for it. See `AuditLog`. */
   audit?: AuditSink;
   /** Who the proxy says it is; default the upstream's own info (bridge) or `mcpkit-proxy` (config). */
@@ -52,13 +79,16 @@ export interface ProxyCommonOptions extends UpstreamLimits {
 export function multiOptions(
   options: ProxyCommonOptions,
   label: (server: string) => string,
+  calls: ForwardedCalls,
 ): MultiServerOptions {
-  const multi: MultiServerOptions = {};
+  // Each upstream's sampling, elicitation and roots requests go to the caller of their call.
+  const multi: MultiServerOptions = {
+    clientOptions: (server) => ({ ...calls.features(server), ...options.clientOptions }),
+  };
   if (options.upstreamAuth) multi.requestHeaders = upstreamHeaders(options.upstreamAuth, label);
   if (options.timeout !== undefined) multi.timeout = options.timeout;
   if (options.connectTimeout !== undefined) multi.connectTimeout = options.connectTimeout;
   if (options.reconnect !== undefined) multi.reconnect = options.reconnect;
-  if (options.clientOptions) multi.clientOptions = options.clientOptions;
   if (options.onStderr) multi.onStderr = options.onStderr;
   return multi;
 }

@@ -5,6 +5,9 @@ import { AccessPolicy } from "./access.js";
 import { type AggregateOptions, connectAggregate } from "./aggregate.js";
 import { type BridgeOptions, connectBridge } from "./bridge.js";
 import { Mirror, type MirrorOptions, type Upstreams } from "./mirror.js";
+import { ToolOverrides } from "./overrides.js";
+import { GatewayPolicy } from "./policy.js";
+import { ForwardedCalls } from "./questions.js";
 
 /** A bridge (`upstream`: one server, names kept) or an aggregate (`config`: many, `server__tool` names). */
 export type ProxyOptions = BridgeOptions | AggregateOptions;
@@ -33,9 +36,10 @@ export class ProxyServer extends McpServer {
     options: ServerOptions,
     private readonly upstreams: Upstreams,
     mirrorOptions: MirrorOptions,
+    private readonly calls: ForwardedCalls,
   ) {
     super(info, options);
-    this.mirror = new Mirror(this, upstreams, mirrorOptions);
+    this.mirror = new Mirror(this, upstreams, mirrorOptions, calls);
   }
 
   /** The upstream servers, for their health, clients and events. */
@@ -74,6 +78,7 @@ export class ProxyServer extends McpServer {
   /** Ends every session, then closes the upstreams: stdio servers' process trees are gone when it resolves. */
   override async close(): Promise<void> {
     this.mirror.stop();
+    this.calls.close();
     try {
       await super.close();
     } finally {
@@ -99,8 +104,24 @@ export class ProxyServer extends McpServer {
 export async function createProxyServer(options: ProxyOptions): Promise<ProxyServer> {
   // Checked before anything starts.
   const access = options.access ? new AccessPolicy(options.access) : undefined;
-  const { upstreams, info } =
-    "upstream" in options ? await connectBridge(options) : await connectAggregate(options);
+  const given = new GatewayPolicy(options.policy ?? []);
+  const givenTools = new ToolOverrides(options.tools);
+  const calls = new ForwardedCalls(options.inputTimeout);
+  const { upstreams, info, gateway } =
+    "upstream" in options ? await connectBridge(options, calls) : await connectAggregate(options, calls);
+  let policy: GatewayPolicy;
+  let overrides: ToolOverrides;
+  try {
+    policy =
+      gateway.policy.length === 0 ? given : new GatewayPolicy([...gateway.policy, ...(options.policy ?? [])]);
+    overrides =
+      Object.keys(gateway.tools).length === 0
+        ? givenTools
+        : new ToolOverrides({ ...gateway.tools, ...options.tools });
+  } catch (error) {
+    await upstreams.multi.close();
+    throw error;
+  }
   const offered = { tools: true, resources: false, prompts: false, completions: false };
   for (const server of upstreams.multi.servers) {
     let capabilities: Record<string, unknown>;
@@ -117,14 +138,24 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     ...options.server,
     capabilities: { ...offered, ...options.server?.capabilities },
   };
-  const proxy = new ProxyServer(info, serverOptions, upstreams, {
-    audit: options.audit,
-    onWarning: options.onWarning,
-    maxResultSize: options.maxResultSize,
-    maxConcurrency: options.maxConcurrency,
-    maxQueued: options.maxQueued,
-    access,
-  });
+  const proxy = new ProxyServer(
+    info,
+    serverOptions,
+    upstreams,
+    {
+      audit: options.audit,
+      onWarning: options.onWarning,
+      maxResultSize: options.maxResultSize,
+      maxConcurrency: options.maxConcurrency,
+      maxQueued: options.maxQueued,
+      access,
+      policy: policy.isEmpty ? undefined : policy,
+      overrides,
+      middleware: options.middleware,
+      trusted: (server) => upstreams.trusted(server),
+    },
+    calls,
+  );
   try {
     await proxy.start();
   } catch (error) {

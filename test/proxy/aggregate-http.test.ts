@@ -73,7 +73,8 @@ beforeAll(async () => {
     config,
     JSON.stringify({
       mcpServers: {
-        calc: { command: process.execPath, args: [CLI, "serve", "calculator"] },
+        // Trusted: its tool annotations reach clients.
+        calc: { command: process.execPath, args: [CLI, "serve", "calculator"], trusted: true },
         alpha: { command: process.execPath, args: [SEARCH_FIXTURE, "alpha"], denyTools: ["add_tool"] },
         beta: {
           command: process.execPath,
@@ -240,14 +241,10 @@ describe("mcpkit proxy --config (aggregate) over Streamable HTTP, official SDK c
     const expected = calls.map((c) => key({ ...c, argsDigest: sha256(canonical(c.args)) })).sort();
     expect(lines.map((line) => key(line as never)).sort()).toEqual(expected);
     for (const line of lines) {
-      expect(Object.keys(line).sort()).toEqual([
-        "argsDigest",
-        "durationMs",
-        "outcome",
-        "server",
-        "time",
-        "tool",
-      ]);
+      const keys = ["argsDigest", "durationMs", "outcome", "prev", "seq", "server", "time", "tool"];
+      // A result's size, unless the call failed or was cancelled.
+      if (line.outcome === "ok" || line.outcome === "tool_error") keys.push("resultSize");
+      expect(Object.keys(line).sort()).toEqual(keys.sort());
       expect(new Date(line.time as string).toISOString()).toBe(line.time);
       expect(line.argsDigest).toMatch(/^[0-9a-f]{64}$/);
       expect(Number.isInteger(line.durationMs) && (line.durationMs as number) >= 0).toBe(true);

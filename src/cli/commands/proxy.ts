@@ -5,7 +5,7 @@
 import { type Command, Option } from "commander";
 import type { ServerConfig } from "../../client/multi/config.js";
 import { ConfigError } from "../../client/multi/config-error.js";
-import { AuditLog } from "../../proxy/audit.js";
+import { AuditLog } from "../../proxy/audit-log.js";
 import { checkProxyConfig, type ProxyConfig, readProxyConfig } from "../../proxy/config.js";
 import { parseToolRule } from "../../proxy/filter.js";
 import { createProxyServer, type ProxyOptions, type ProxyServer } from "../../proxy/proxy.js";

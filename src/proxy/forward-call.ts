@@ -1,0 +1,117 @@
+/**
+ * The last step of a call: forwarding it to its upstream with progress and cancellation, and
+ * carrying the upstream's questions (sampling, elicitation, roots) to the caller while it runs.
+ *
+ * A caller in a session is asked with requests of its own. A stateless (2026-07-28) caller is
+ * asked with `inputRequests`: its request ends `input_required` while the upstream call keeps
+ * running, and its next round (the same tool, arguments and caller, with the answers) continues
+ * that same call rather than starting another, so the upstream runs the call once.
+ */
+import type { MultiServerTool } from "../client/multi/router.js";
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { CallToolResult } from "../protocol/types/tools.js";
+import { digestArguments } from "./audit.js";
+import { asCaller } from "./caller.js";
+import { resultOf } from "./forward.js";
+import { boundedError, checkResultSize, type UpstreamGate, type UpstreamLimits } from "./limits.js";
+import type { ToolCallContext } from "./middleware.js";
+import { askFront, continuedCallId, ForwardedCall, type ForwardedCalls } from "./questions.js";
+
+/** What forwarding one tool needs. */
+export interface ForwardTarget {
+  tool: MultiServerTool;
+  gate: UpstreamGate;
+  calls: ForwardedCalls;
+  limits: UpstreamLimits;
+}
+
+/** Who a call is for, to check that a later round comes from the same caller. */
+const callerKey = (ctx: ToolCallContext) =>
+  ctx.request.auth ? `${ctx.request.auth.subject}\u0000${ctx.request.auth.clientId ?? ""}` : undefined;
+
+/** Forwards the call (or continues the one a stateless round's answers name) and serves its questions. */
+export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): Promise<CallToolResult> {
+  const front = ctx.request;
+  const stateless = front.request.requestMeta !== undefined;
+  const subject = `${ctx.server}/${ctx.tool} ${digestArguments(ctx.arguments)}`;
+  const id = stateless ? continuedCallId(front) : undefined;
+  let call: ForwardedCall;
+  if (id !== undefined) {
+    const found = target.calls.waitingCall(id);
+    if (!found) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params: the call these inputResponses answer for has ended or timed out; call ${ctx.name} again`,
+      );
+    }
+    if (found.caller !== callerKey(ctx) || found.subject !== subject) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "Invalid params: these inputResponses are for another call",
+      );
+    }
+    call = found;
+    call.front = front;
+  } else {
+    call = start(target, ctx, subject, stateless);
+  }
+  const cancel = () => call.controller.abort(front.signal.reason);
+  front.signal.addEventListener("abort", cancel, { once: true });
+  try {
+    for (let n = 0; ; n++) {
+      const question = await call.question(n);
+      if (question === undefined) break;
+      if (question.settled) continue;
+      try {
+        question.resolve(await askFront(front, call, n, question));
+      } catch (error) {
+        question.reject(error);
+      }
+    }
+    const result = await call.outcome;
+    ctx.resultSize = call.resultSize;
+    return result;
+  } finally {
+    front.signal.removeEventListener("abort", cancel);
+  }
+}
+
+/** Makes the upstream call; its questions queue on the returned `ForwardedCall`. */
+function start(
+  target: ForwardTarget,
+  ctx: ToolCallContext,
+  subject: string,
+  stateless: boolean,
+): ForwardedCall {
+  const { tool, gate, calls, limits } = target;
+  const call = new ForwardedCall(ctx.request, callerKey(ctx), subject);
+  const untrack = calls.track(tool.server, call, stateless);
+  const signal = call.controller.signal;
+  // The gate may run the call later: the caller is set where it runs.
+  call.outcome = gate
+    .run(() =>
+      asCaller(ctx.request, () =>
+        tool.invoke(ctx.arguments, {
+          signal,
+          onProgress: ({ progress, total, message }) => call.front.progress(progress, total, message),
+        }),
+      ),
+    )
+    .then(
+      (output) => {
+        const result = resultOf(output);
+        call.resultSize = checkResultSize(ctx.server, ctx.tool, result, limits);
+        return result;
+      },
+      (error: unknown) => {
+        throw boundedError(error);
+      },
+    )
+    .finally(() => {
+      untrack();
+      call.end();
+    });
+  // A stateless caller may never come back for the answer.
+  call.outcome.catch(() => {});
+  return call;
+}

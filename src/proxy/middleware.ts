@@ -1,0 +1,54 @@
+/**
+ * The proxy's tool calls as a chain of `(ctx, next)` middlewares, composed once per tool: the
+ * audit log outside, then the policy, then the forwarding to the upstream.
+ */
+import type { CallToolResult, ToolAnnotations } from "../protocol/types/tools.js";
+import type { RequestContext } from "../server/context.js";
+
+/** How a call ended, as the audit log records it: `denied` is a refusal of the proxy's policy. */
+export type CallOutcome = "ok" | "tool_error" | "error" | "cancelled" | "denied";
+
+/** One call through the proxy, as each middleware sees it. */
+export interface ToolCallContext {
+  /** The client's request: its caller (`auth`), capabilities, signal, and ways to ask the user. */
+  readonly request: RequestContext;
+  /** The upstream the tool is on (its name in the config; for a bridge, the upstream's name). */
+  readonly server: string;
+  /** The tool's name on the upstream. */
+  readonly tool: string;
+  /** The name clients call it by. */
+  readonly name: string;
+  /** The arguments; a middleware may replace them before `next`. */
+  arguments: Record<string, unknown>;
+  /** The upstream's annotations of the tool, to be believed only if `trusted`. */
+  readonly annotations: ToolAnnotations | undefined;
+  /** Whether the upstream is trusted (its entry says `"trusted": true`). */
+  readonly trusted: boolean;
+  /** The result's size in bytes of JSON, set by the forwarding step. */
+  resultSize?: number;
+  /** Set by a middleware that refused the call: the result it returns is the proxy's, not the tool's. */
+  refused?: string;
+}
+
+/** A step of a call: do something before or after `next()`, or answer without calling it. */
+export type ToolCallMiddleware = (
+  ctx: ToolCallContext,
+  next: () => Promise<CallToolResult>,
+) => Promise<CallToolResult>;
+
+/** The middlewares in order, the first outermost, ending in `last`. */
+export function composeCall(
+  middlewares: readonly ToolCallMiddleware[],
+  last: (ctx: ToolCallContext) => Promise<CallToolResult>,
+): (ctx: ToolCallContext) => Promise<CallToolResult> {
+  return middlewares.reduceRight<(ctx: ToolCallContext) => Promise<CallToolResult>>(
+    (next, middleware) => (ctx) => middleware(ctx, () => next(ctx)),
+    last,
+  );
+}
+
+/** A result the model reads as the call's failure: what the proxy says instead of the tool. */
+export function refusal(ctx: ToolCallContext, text: string): CallToolResult {
+  ctx.refused = text;
+  return { content: [{ type: "text", text }], isError: true };
+}

@@ -1,0 +1,154 @@
+/**
+ * The proxy's tools: those the upstreams list and the filters let through, shown as the overrides
+ * say, each call run through the middlewares (audit, access, policy, the caller's own) and then
+ * forwarded to its upstream.
+ */
+import type { MultiServerTool } from "../client/multi/router.js";
+import type { McpServer } from "../server/server.js";
+import { accessMiddleware, auditMiddleware } from "./audit-middleware.js";
+import { describeError, verbatim } from "./forward.js";
+import { forwardCall } from "./forward-call.js";
+import { UpstreamGate } from "./limits.js";
+import { composeCall, type ToolCallContext, type ToolCallMiddleware } from "./middleware.js";
+import type { MirrorOptions, Upstreams } from "./mirror.js";
+import type { Registered } from "./mirror-sync.js";
+import { NameBindings, shownAnnotations } from "./overrides.js";
+import type { ForwardedCalls } from "./questions.js";
+
+/** A tool to register: the name clients see, and the upstream tool. */
+interface Wanted {
+  name: string;
+  tool: MultiServerTool;
+}
+
+/** Keeps the `McpServer`'s tools in step with the upstreams'. */
+export class ToolMirror {
+  private readonly tools = new Map<string, Registered>();
+  /** Per server: its calls in flight and waiting, apart from every other server's. */
+  private readonly gates = new Map<string, UpstreamGate>();
+  private readonly bindings = new NameBindings();
+  private readonly middlewares: ToolCallMiddleware[];
+
+  constructor(
+    private readonly server: McpServer,
+    private readonly upstreams: Upstreams,
+    private readonly options: MirrorOptions,
+    private readonly calls: ForwardedCalls,
+    private readonly warn: (message: string) => void,
+  ) {
+    const { audit, access, policy, middleware = [] } = options;
+    this.middlewares = [
+      ...(audit ? [auditMiddleware(audit, options.onWarning)] : []),
+      ...(access ? [accessMiddleware(access)] : []),
+      ...(policy ? [policy.middleware] : []),
+      ...middleware,
+    ];
+  }
+
+  /** The tools clients see: their names, servers and names upstream. */
+  exposed(): { name: string; server: string; tool: string }[] {
+    return this.wanted().map(({ name, tool }) => ({
+      name,
+      server: this.upstreams.label(tool.server),
+      tool: tool.definition.name,
+    }));
+  }
+
+  /** How many tools of each server the allow and deny lists hide. */
+  hidden(): Record<string, number> {
+    const hidden: Record<string, number> = {};
+    for (const tool of this.upstreams.multi.tools()) {
+      const server = this.upstreams.label(tool.server);
+      if (!this.upstreams.policy.allows(server, tool.definition.name))
+        hidden[server] = (hidden[server] ?? 0) + 1;
+    }
+    return hidden;
+  }
+
+  /** The tools to register now, each under the name bound to it (see `NameBindings`). */
+  private wanted(): Wanted[] {
+    const upstreams = this.upstreams;
+    const listed = upstreams.multi.tools({
+      exclude: (tool, server) => !upstreams.policy.allows(upstreams.label(server), tool.name),
+    });
+    const wanted: Wanted[] = [];
+    for (const tool of listed) {
+      const server = upstreams.label(tool.server);
+      const name = this.options.overrides?.of(server, tool.definition.name)?.name ?? upstreams.toolName(tool);
+      const holder = this.bindings.claim(name, server, tool.definition.name);
+      if (holder !== undefined) {
+        this.warn(`tool "${tool.definition.name}" of ${server} left out: the name ${name} stays ${holder}'s`);
+        continue;
+      }
+      wanted.push({ name, tool });
+    }
+    return wanted;
+  }
+
+  /** Registers the tools the upstreams list now, removing the ones gone or changed. */
+  sync(): void {
+    const desired = new Map<string, MultiServerTool>();
+    for (const { name, tool } of this.wanted()) desired.set(name, tool);
+    const fingerprint = (tool: MultiServerTool) => JSON.stringify(tool.definition);
+    for (const [name, registered] of this.tools) {
+      const tool = desired.get(name);
+      if (tool && tool.server === registered.server && fingerprint(tool) === registered.fingerprint) continue;
+      this.server.removeTool(name);
+      this.tools.delete(name);
+    }
+    for (const [name, tool] of desired) {
+      if (this.tools.has(name)) continue;
+      try {
+        this.register(name, tool);
+        this.tools.set(name, { server: tool.server, fingerprint: fingerprint(tool) });
+      } catch (error) {
+        const server = this.upstreams.label(tool.server);
+        this.warn(`tool "${tool.definition.name}" of ${server} left out: ${describeError(error)}`);
+      }
+    }
+  }
+
+  private register(name: string, tool: MultiServerTool): void {
+    const { definition } = tool;
+    const server = this.upstreams.label(tool.server);
+    const override = this.options.overrides?.of(server, definition.name);
+    const trusted = this.options.trusted?.(server) === true;
+    const target = { tool, gate: this.gateOf(tool.server), calls: this.calls, limits: this.options };
+    const run = composeCall(this.middlewares, (ctx) => forwardCall(target, ctx));
+    this.server.tool(
+      name,
+      {
+        title: override?.title ?? definition.title,
+        description: override?.description ?? definition.description,
+        input: verbatim(definition.inputSchema),
+        output: definition.outputSchema ? verbatim(definition.outputSchema) : undefined,
+        annotations: shownAnnotations(definition.annotations, trusted),
+        icons: definition.icons,
+        _meta: definition._meta,
+        scopes: this.options.access?.scopesFor(server, definition.name),
+      },
+      (args, request) => {
+        const ctx: ToolCallContext = {
+          request,
+          server,
+          tool: definition.name,
+          name,
+          arguments: args,
+          annotations: definition.annotations,
+          trusted,
+        };
+        return run(ctx);
+      },
+    );
+  }
+
+  /** The gate of one upstream's calls, made on its first call. */
+  private gateOf(server: string): UpstreamGate {
+    let gate = this.gates.get(server);
+    if (!gate) {
+      gate = new UpstreamGate(this.upstreams.label(server), this.options);
+      this.gates.set(server, gate);
+    }
+    return gate;
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * The questions an upstream asks while a forwarded call runs (`sampling/createMessage`,
+ * `elicitation/create`, `roots/list`), carried to the proxy's own client and their answers back.
+ *
+ * An upstream connection is shared by every client of the proxy, so it declares what the proxy can
+ * forward (`FORWARDED_CAPABILITIES`) and each question goes to the caller of the call it belongs
+ * to, whose own capabilities then decide (a caller that cannot answer gets the upstream an error,
+ * as its own client would). Which call a question belongs to: a stateless (2026-07-28) upstream
+ * asks within the call's own request, so the answer is exact; a session upstream sends a request
+ * that names no call, so it goes to the only call in flight to that upstream, and is refused when
+ * several are (guessing would show one caller's question to another).
+ */
+import { randomBytes } from "node:crypto";
+import type { ClientFeatures, ServerRequestContext } from "../client/features.js";
+import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import type { Root } from "../protocol/types/client-features.js";
+import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
+import type { CallToolResult } from "../protocol/types/tools.js";
+import type { RequestContext } from "../server/context.js";
+import type { InputMethod } from "../server/input-round.js";
+
+/** What the proxy declares to every upstream: all it can forward to its clients. */
+export const FORWARDED_CAPABILITIES: ClientCapabilities = {
+  sampling: { tools: {}, context: {} },
+  elicitation: { form: {}, url: {} },
+  roots: { listChanged: true },
+};
+
+/** One question of an upstream, waiting for the caller's answer. */
+interface Question {
+  method: InputMethod;
+  params: Record<string, unknown>;
+  /** Aborted when the upstream cancels its question. */
+  signal: AbortSignal;
+  settled: boolean;
+  resolve(answer: object): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * One forwarded tool call: the upstream call in flight and the questions it asked, in order. A
+ * stateless caller answers them over several rounds of its request; each round serves the same call.
+ */
+export class ForwardedCall {
+  /** Names the call in the keys of its input requests, so a later round finds it. */
+  readonly id = randomBytes(16).toString("base64url");
+  /** Aborts the upstream call. */
+  readonly controller = new AbortController();
+  readonly questions: Question[] = [];
+  /** The front request serving the call now: progress and logs go there. */
+  front: RequestContext;
+  /** The rounds waiting for the next question (a replayed round serves the call beside another). */
+  private waiters: (() => void)[] = [];
+  private done = false;
+  /** The upstream's answer, once `start` made the call. */
+  outcome!: Promise<CallToolResult>;
+  /** The result's size in bytes of JSON, once it came. */
+  resultSize: number | undefined;
+
+  constructor(
+    front: RequestContext,
+    /** Who made the call: only they may continue it. */
+    readonly caller: string | undefined,
+    /** The tool and arguments digest: a later round must be for the same call. */
+    readonly subject: string,
+  ) {
+    this.front = front;
+  }
+
+  /** Called by the upstream's request handlers: queues a question and waits for its answer. */
+  ask(method: InputMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<object> {
+    return new Promise<object>((resolve, reject) => {
+      const question: Question = { method, params, signal, settled: false, resolve, reject };
+      const settle = (fn: () => void) => {
+        if (question.settled) return;
+        question.settled = true;
+        fn();
+      };
+      question.resolve = (answer) => settle(() => resolve(answer));
+      question.reject = (error) => settle(() => reject(error));
+      signal.addEventListener("abort", () => question.reject(signal.reason), { once: true });
+      this.questions.push(question);
+      this.notify();
+    });
+  }
+
+  /** Question `n` once it is asked, or `undefined` once the call ended first. */
+  async question(n: number): Promise<Question | undefined> {
+    while (this.questions.length <= n && !this.done) {
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+    return this.questions[n];
+  }
+
+  /** Marks the upstream call ended: no more questions will come. */
+  end(): void {
+    this.done = true;
+    for (const question of this.questions) {
+      question.reject(new McpError(ErrorCode.InternalError, "The call ended before the answer came"));
+    }
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+}
+
+/** Asks the front client question `question` of `call`, keyed so a stateless round can answer it. */
+export async function askFront(
+  ctx: RequestContext,
+  call: ForwardedCall,
+  n: number,
+  question: { method: InputMethod; params: Record<string, unknown>; signal: AbortSignal },
+): Promise<object> {
+  const options = { key: `proxy/${call.id}/${n}`, signal: question.signal };
+  const params = question.params;
+  switch (question.method) {
+    case "sampling/createMessage":
+      return ctx.sample(params as never, options);
+    case "elicitation/create":
+      return ctx.elicit(params as never, options);
+    case "roots/list":
+      return { roots: await ctx.listRoots(options) };
+  }
+}
+
+/** The id of the call a stateless round continues: named in the keys of its `inputResponses`. */
+export function continuedCallId(ctx: RequestContext): string | undefined {
+  const responses = ctx.request.message.params?.inputResponses;
+  if (typeof responses !== "object" || responses === null) return undefined;
+  for (const key of Object.keys(responses)) {
+    const found = /^proxy\/([A-Za-z0-9_-]{22})\/\d+$/.exec(key);
+    if (found) return found[1];
+  }
+  return undefined;
+}
+
+/**
+ * The calls in flight, per upstream, and the stateless ones waiting for their caller's next round.
+ * It answers the upstreams' questions (`features(server)` are the client features of one).
+ */
+export class ForwardedCalls {
+  private readonly inFlight = new Map<string, Set<ForwardedCall>>();
+  /** By the signal each upstream call was made with: a stateless upstream's questions carry it. */
+  private readonly bySignal = new WeakMap<AbortSignal, ForwardedCall>();
+  /** Calls of stateless callers, by id, until they end or time out. */
+  private readonly waiting = new Map<string, { call: ForwardedCall; timer: NodeJS.Timeout }>();
+
+  constructor(
+    /** How long a stateless caller may take to come back with answers, in ms. */
+    private readonly inputTimeout = 10 * 60_000,
+  ) {}
+
+  /** Starts tracking `call`, made to `server`; the returned function stops it. */
+  track(server: string, call: ForwardedCall, stateless: boolean): () => void {
+    const calls = this.inFlight.get(server) ?? new Set<ForwardedCall>();
+    this.inFlight.set(server, calls);
+    calls.add(call);
+    this.bySignal.set(call.controller.signal, call);
+    if (stateless) {
+      const timer = setTimeout(() => {
+        call.controller.abort(
+          new McpError(ErrorCode.RequestTimeout, "The caller did not answer the upstream's question in time"),
+        );
+      }, this.inputTimeout);
+      timer.unref();
+      this.waiting.set(call.id, { call, timer });
+    }
+    return () => {
+      calls.delete(call);
+      if (calls.size === 0) this.inFlight.delete(server);
+      const entry = this.waiting.get(call.id);
+      if (entry?.call === call) {
+        clearTimeout(entry.timer);
+        this.waiting.delete(call.id);
+      }
+    };
+  }
+
+  /** The stateless call `id` names, if it still runs. */
+  waitingCall(id: string): ForwardedCall | undefined {
+    return this.waiting.get(id)?.call;
+  }
+
+  /** Aborts every call (the proxy is closing). */
+  close(): void {
+    for (const { call } of this.waiting.values()) call.controller.abort(new Error("The proxy closed"));
+  }
+
+  /** The call a question of `server` belongs to, or why none can be told. */
+  private callOf(server: string, signal: AbortSignal, method: string): ForwardedCall {
+    const own = this.bySignal.get(signal);
+    if (own) return own;
+    const calls = this.inFlight.get(server);
+    if (calls?.size === 1) return calls.values().next().value as ForwardedCall;
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      calls === undefined
+        ? `${method} outside a tool call: the proxy has no client to ask`
+        : `${method} cannot be forwarded: ${calls.size} calls are in flight to this server and the request names none`,
+    );
+  }
+
+  /** The call the message of `server` belongs to, when exactly one can be told. */
+  soleCall(server: string): ForwardedCall | undefined {
+    const calls = this.inFlight.get(server);
+    return calls?.size === 1 ? (calls.values().next().value as ForwardedCall) : undefined;
+  }
+
+  /** The client features of the connection to `server`: each question goes to its call's caller. */
+  features(server: string): ClientFeatures {
+    const forward =
+      (method: InputMethod) =>
+      (params: Record<string, unknown>, ctx: ServerRequestContext): Promise<object> =>
+        this.callOf(server, ctx.signal, method).ask(method, params, ctx.signal);
+    return {
+      sampling: { handler: forward("sampling/createMessage") as never, tools: true, context: true },
+      elicitation: { handler: forward("elicitation/create") as never, form: true, url: true },
+      roots: async (ctx): Promise<Root[]> => {
+        // A shared connection belongs to no one client: outside a call it has no roots.
+        if (!this.bySignal.has(ctx.signal) && this.inFlight.get(server) === undefined) return [];
+        const answer = (await forward("roots/list")({}, ctx)) as { roots: Root[] };
+        return answer.roots;
+      },
+    };
+  }
+}
