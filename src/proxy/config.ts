@@ -6,10 +6,11 @@ import {
   readConfigFile,
   type ServerConfig,
 } from "../client/multi/config.js";
+import { didYouMean } from "../client/multi/config-check.js";
 import { type EntrySchema, SERVER_ENTRY } from "../client/multi/config-schema.js";
 import { checkToolLists, type ToolLists, ToolPolicy } from "./filter.js";
-import type { ToolOverride } from "./overrides.js";
-import type { PolicyRule } from "./policy.js";
+import { type ToolOverride, ToolOverrides } from "./overrides.js";
+import { GatewayPolicy, type PolicyRule } from "./policy.js";
 
 /**
  * A server entry of a proxy config: an `mcpServers` entry, with optional `allowTools` and
@@ -50,6 +51,28 @@ export const PROXY_ENTRY: EntrySchema = {
   elsewhere: {},
 };
 
+/** The keys of a gateway config beside `mcpServers`. */
+const GATEWAY_KEYS = ["mcpServers", "policy", "tools", "audit"];
+
+/**
+ * Checks what a gateway config holds beside its servers: its keys (a did-you-mean for an unknown
+ * one), its `policy` rules, its `tools` overrides and its `audit` path. Throws an `Error` naming
+ * what is wrong.
+ */
+export function checkGatewaySettings(config: ProxyConfig): void {
+  for (const key of Object.keys(config)) {
+    if (GATEWAY_KEYS.includes(key)) continue;
+    const meant = didYouMean(key, GATEWAY_KEYS);
+    throw new Error(`unknown key "${key}" in the config${meant ? ` (did you mean "${meant}"?)` : ""}`);
+  }
+  if (config.policy !== undefined && !Array.isArray(config.policy))
+    throw new Error(`"policy" must be an array of rules`);
+  new GatewayPolicy(config.policy ?? []);
+  new ToolOverrides(config.tools ?? {});
+  if (config.audit !== undefined && (typeof config.audit !== "string" || config.audit === ""))
+    throw new Error(`"audit" must be the path of the audit log`);
+}
+
 /**
  * Checks a proxy config and picks its servers: each entry's keys and their types (a `ConfigError`
  * with a did-you-mean for an unknown key), the selected names, and the servers `server/tool` rules
@@ -61,6 +84,7 @@ export function checkProxyConfig(
   file?: string,
 ): CheckedProxyConfig {
   const { mcpServers } = parseConfig(config, file, PROXY_ENTRY);
+  checkGatewaySettings(config);
   const known = Object.keys(mcpServers);
   const has = (name: string) => Object.hasOwn(mcpServers, name);
   for (const name of select.servers ?? []) {

@@ -1,7 +1,9 @@
 /**
  * `proxy`: serve a stdio server over HTTP, an HTTP server over stdio, or the servers of a config file
- * as one, with allow/deny lists and an audit log.
+ * as one, with allow/deny lists, a gateway's policy and an audit log.
  */
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import type { ServerConfig } from "../../client/multi/config.js";
 import { ConfigError } from "../../client/multi/config-error.js";
@@ -25,6 +27,7 @@ interface ProxyCliOptions extends AuthCliOptions {
   allow?: string[];
   deny?: string[];
   audit?: string;
+  auditKeyFile?: string;
   header?: string[];
   transport?: "streamable-http" | "sse";
   env?: string[];
@@ -59,7 +62,7 @@ async function upstreamOptions(
   operands: string[],
   afterDashes: string[] | undefined,
   options: ProxyCliOptions,
-): Promise<{ proxy: ProxyOptions; label: string; disabled?: string[] }> {
+): Promise<{ proxy: ProxyOptions; label: string; disabled?: string[]; audit?: string }> {
   const rules = { allow: options.allow ?? [], deny: options.deny ?? [] };
   const given = [
     options.config !== undefined,
@@ -99,7 +102,14 @@ async function upstreamOptions(
       operands.length > 0
         ? []
         : Object.entries(config.mcpServers).flatMap(([name, entry]) => (entry.disabled ? [name] : []));
-    return { proxy: { config: options.config, ...servers, ...rules }, label: options.config, disabled };
+    // The config's audit log is relative to the file.
+    const audit = config.audit === undefined ? undefined : resolve(dirname(options.config), config.audit);
+    return {
+      proxy: { config: options.config, ...servers, ...rules },
+      label: options.config,
+      disabled,
+      ...(audit === undefined ? {} : { audit }),
+    };
   }
   let upstream: ServerConfig;
   let label: string;
@@ -169,15 +179,22 @@ async function run(operands: string[], context: CliContext, options: ProxyCliOpt
     proxy: proxyOptions,
     label,
     disabled,
+    audit: configAudit,
   } = await upstreamOptions(operands, context.afterDashes, options);
 
   let audit: AuditLog | undefined;
-  if (options.audit !== undefined) {
+  const auditPath = options.audit ?? configAudit;
+  if (auditPath !== undefined) {
     try {
-      audit = await AuditLog.open(options.audit);
+      const key = options.auditKeyFile === undefined ? undefined : await readFile(options.auditKeyFile);
+      audit = await AuditLog.open(auditPath, key === undefined ? {} : { key });
     } catch (error) {
-      throw new UsageError(`--audit: ${describeError(error)}`);
+      throw new UsageError(
+        `${options.audit === undefined ? "the config's audit" : "--audit"}: ${describeError(error)}`,
+      );
     }
+  } else if (options.auditKeyFile !== undefined) {
+    throw new UsageError("--audit-key-file is for an audit log: give --audit FILE (or audit in the config)");
   }
   let proxy: ProxyServer;
   try {
@@ -256,11 +273,23 @@ Tools can be filtered. In the config file, per server: "allowTools": ["read_*"] 
 server/tool (or tool: that tool on every server), with * as a wildcard. Deny wins. A hidden tool
 is neither listed nor callable (calling it answers error -32602).
 
---audit FILE appends one JSON line per tool call (--audit - writes them to stderr):
-  {"time":"…","server":"fs","tool":"read_file","argsDigest":"<sha256>","outcome":"ok","durationMs":12}
+A gateway config adds, beside "mcpServers": "policy" (rules per tool: "action": "allow" or "deny"
+per "callers", "arguments" (a JSON Schema the arguments must also satisfy), "approval": true (a
+person approves each call through elicitation)), "tools" (a "name", "description" or "title" per
+server/tool) and "audit" (the log's path). "trusted": true in a server's entry makes its tool
+annotations count; otherwise its hints are dropped. See the README for the format.
+
+An upstream's sampling, elicitation and roots requests during a call go to the proxy's caller.
+
+--audit FILE (or "audit" in the config) appends one JSON line per tool call (--audit - writes them
+to stderr):
+  {"seq":1,"time":"…","server":"fs","tool":"read_file","argsDigest":"<sha256>","outcome":"ok",
+   "durationMs":12,"resultSize":342,"prev":"<sha256 of the line before>"}
 argsDigest is the SHA-256 of the arguments' canonical JSON (sorted keys): the arguments themselves
-are never written. outcome is ok, tool_error (isError), error (a protocol or connection error) or
-cancelled; with --auth-issuer, "subject" and "clientId" say who called.
+are never written. outcome is ok, tool_error (isError), error (a protocol or connection error),
+cancelled or denied (by the policy); with --auth-issuer, "subject" and "clientId" say who called.
+The lines form a hash chain and FILE.head holds the count and last hash: mcpkit audit verify FILE
+finds an edited, removed or cut line. --audit-key-file chains with HMAC-SHA256 under that key.
 
 --auth-issuer, --auth-audience and --scopes require access tokens of the proxy's callers, as for
 serve. The callers' tokens are never sent upstream: a URL upstream gets only its --header values.`),
@@ -274,6 +303,7 @@ serve. The callers' tokens are never sent upstream: a URL upstream gets only its
     .option("--allow <server/tool>", "expose only the matching tools of that server (repeatable)", collect)
     .option("--deny <server/tool>", "never expose the matching tools (repeatable)", collect)
     .option("--audit <file>", "append a JSON line per tool call to the file (- for stderr)")
+    .option("--audit-key-file <file>", "chain the audit log with HMAC-SHA256 under this key")
     .option("-H, --header <name:value>", "HTTP header to send to a URL upstream (repeatable)", collect)
     .addOption(
       new Option(
