@@ -22,6 +22,11 @@ export function auditMiddleware(
     let resultSize: number | undefined;
     try {
       const result = await next();
+      // The server makes a cancelled call's error a result: the signal tells.
+      if (ctx.request.signal.aborted) {
+        outcome = "cancelled";
+        return result;
+      }
       outcome = ctx.refused !== undefined ? "denied" : result.isError ? "tool_error" : "ok";
       resultSize = ctx.resultSize ?? Buffer.byteLength(JSON.stringify(result));
       return result;

@@ -4,6 +4,9 @@
  * forwarded to its upstream.
  */
 import type { MultiServerTool } from "../client/multi/router.js";
+import type { CallToolResult } from "../protocol/types/tools.js";
+import type { RequestContext } from "../server/context.js";
+import type { ServerMiddleware } from "../server/middleware.js";
 import type { McpServer } from "../server/server.js";
 import { accessMiddleware, auditMiddleware } from "./audit-middleware.js";
 import { describeError, verbatim } from "./forward.js";
@@ -14,6 +17,9 @@ import type { MirrorOptions, Upstreams } from "./mirror.js";
 import type { Registered } from "./mirror-sync.js";
 import { NameBindings, shownAnnotations } from "./overrides.js";
 import type { ForwardedCalls } from "./questions.js";
+
+/** What a registered name calls: the tool as middlewares see it. */
+type Route = Pick<ToolCallContext, "server" | "tool" | "name" | "annotations" | "trusted">;
 
 /** A tool to register: the name clients see, and the upstream tool. */
 interface Wanted {
@@ -28,6 +34,12 @@ export class ToolMirror {
   private readonly gates = new Map<string, UpstreamGate>();
   private readonly bindings = new NameBindings();
   private readonly middlewares: ToolCallMiddleware[];
+  /** The registered names, for the `tools/call` middleware. */
+  private readonly routes = new Map<string, Route>();
+  /** Each call's context, made by the middleware, for the forwarding step to fill in. */
+  private readonly contexts = new WeakMap<RequestContext, ToolCallContext>();
+  /** What follows the proxy's middlewares of a call: the server's own chain, then the tool. */
+  private readonly proceed = new WeakMap<ToolCallContext, () => Promise<CallToolResult>>();
 
   constructor(
     private readonly server: McpServer,
@@ -43,6 +55,27 @@ export class ToolMirror {
       ...(policy ? [policy.middleware] : []),
       ...middleware,
     ];
+  }
+
+  /**
+   * The proxy's steps of a call (audit, access, policy, the caller's own) as one `tools/call`
+   * middleware of the server; `undefined` when there are none, so calls go straight to the tool.
+   */
+  serverMiddleware(): ServerMiddleware<"tools/call"> | undefined {
+    if (this.middlewares.length === 0) return undefined;
+    const run = composeCall(this.middlewares, (ctx) => this.proceed.get(ctx)!());
+    return (call, next) => {
+      const route = this.routes.get(call.params.name);
+      const request = call.request;
+      if (route === undefined || request === undefined) return next();
+      const ctx: ToolCallContext = { ...route, request, arguments: call.params.arguments ?? {} };
+      this.contexts.set(request, ctx);
+      this.proceed.set(ctx, () => {
+        call.params = { ...call.params, arguments: ctx.arguments };
+        return next();
+      });
+      return run(ctx);
+    };
   }
 
   /** The tools clients see: their names, servers and names upstream. */
@@ -95,6 +128,7 @@ export class ToolMirror {
       if (tool && tool.server === registered.server && fingerprint(tool) === registered.fingerprint) continue;
       this.server.removeTool(name);
       this.tools.delete(name);
+      this.routes.delete(name);
     }
     for (const [name, tool] of desired) {
       if (this.tools.has(name)) continue;
@@ -114,7 +148,13 @@ export class ToolMirror {
     const override = this.options.overrides?.of(server, definition.name);
     const trusted = this.options.trusted?.(server) === true;
     const target = { tool, gate: this.gateOf(tool.server), calls: this.calls, limits: this.options };
-    const run = composeCall(this.middlewares, (ctx) => forwardCall(target, ctx));
+    const route: Route = {
+      server,
+      tool: definition.name,
+      name,
+      annotations: definition.annotations,
+      trusted,
+    };
     this.server.tool(
       name,
       {
@@ -128,18 +168,16 @@ export class ToolMirror {
         scopes: this.options.access?.scopesFor(server, definition.name),
       },
       (args, request) => {
-        const ctx: ToolCallContext = {
-          request,
-          server,
-          tool: definition.name,
-          name,
-          arguments: args,
-          annotations: definition.annotations,
-          trusted,
-        };
-        return run(ctx);
+        const made = this.contexts.get(request);
+        const ctx: ToolCallContext = made
+          ? { ...made, arguments: args }
+          : { ...route, request, arguments: args };
+        return forwardCall(target, ctx).finally(() => {
+          if (made) made.resultSize = ctx.resultSize;
+        });
       },
     );
+    this.routes.set(name, route);
   }
 
   /** The gate of one upstream's calls, made on its first call. */

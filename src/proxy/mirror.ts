@@ -7,6 +7,7 @@ import type { McpClient } from "../client/client.js";
 import type { MultiServerClient } from "../client/multi/multi-client.js";
 import type { MultiServerTool } from "../client/multi/router.js";
 import type { Prompt } from "../protocol/types/prompts.js";
+import type { ServerMiddleware } from "../server/middleware.js";
 import type { McpServer } from "../server/server.js";
 import type { AccessPolicy } from "./access.js";
 import type { AuditSink } from "./audit.js";
@@ -109,6 +110,11 @@ export class Mirror {
     for (const off of this.unsubscribe.splice(0)) off();
     for (const off of this.followers.values()) off();
     this.followers.clear();
+  }
+
+  /** The proxy's steps of each tool call, as a `tools/call` middleware of its server (none: `undefined`). */
+  toolCallMiddleware(): ServerMiddleware<"tools/call"> | undefined {
+    return this.toolMirror.serverMiddleware();
   }
 
   /** The tools clients see: their names, servers and names upstream. */

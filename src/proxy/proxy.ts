@@ -40,6 +40,9 @@ export class ProxyServer extends McpServer {
   ) {
     super(info, options);
     this.mirror = new Mirror(this, upstreams, mirrorOptions, calls);
+    // First, so outermost: what the proxy's own steps refuse, later middleware never sees.
+    const steps = this.mirror.toolCallMiddleware();
+    if (steps) this.use("tools/call", steps);
   }
 
   /** The upstream servers, for their health, clients and events. */

@@ -27,7 +27,7 @@ const counted = async () =>
   (await readFile(join(dir, "calls"), "utf8").catch(() => "")).split("\n").filter(Boolean).length;
 
 /** The text of a result's blocks. */
-const textOf = (result: { content?: unknown }) =>
+const textOf = (result: Record<string, unknown>) =>
   (result.content as { type: string; text?: string }[]).map((block) => block.text ?? "").join("\n");
 
 beforeAll(async () => {
