@@ -2,6 +2,7 @@
  * The gateway's policy as a middleware (allow and deny per caller, argument constraints, approval),
  * its checks of bad rules, and the binding of names to tools across upstream list changes.
  */
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import type { AuthInfo } from "../../src/protocol/transport.js";
@@ -117,6 +118,26 @@ describe("GatewayPolicy", () => {
     expect(() => new ToolOverrides({ a: { nmae: "x" } as never })).toThrow(/unknown key "nmae"/);
     expect(() => new ToolOverrides({ a: { name: "has space" } })).toThrow(/not a valid tool name/);
   });
+});
+
+describe("examples/gateway.json", () => {
+  it("is a valid gateway config: its renames, filters and trust as it says", async () => {
+    const file = fileURLToPath(new URL("../../examples/gateway.json", import.meta.url));
+    const proxy = await createProxyServer({ config: file });
+    cleanups.push(() => proxy.close());
+    const names = proxy.exposedTools().map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(["calculate", "read", "files__write_file"]));
+    expect(names).not.toContain("files__move_file");
+    const [serverSide, clientSide] = createMemoryTransportPair();
+    await proxy.connect(serverSide);
+    const client = await McpClient.connect({ transport: clientSide });
+    cleanups.push(() => client.close());
+    expect((await client.callTool("calculate", { expression: "6 * 7" })).text()).toContain("42");
+    // No one to approve (the client declares no elicitation): refused, and said so.
+    const write = await client.callTool("files__write_file", { path: "x.txt", content: "x" });
+    expect(write.isError).toBe(true);
+    expect(write.text()).toContain("needs a person's approval");
+  }, 60_000);
 });
 
 describe("names stay bound to their tools", () => {
