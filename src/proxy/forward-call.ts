@@ -33,7 +33,11 @@ const callerKey = (ctx: ToolCallContext) =>
 export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): Promise<CallToolResult> {
   const front = ctx.request;
   const stateless = front.request.requestMeta !== undefined;
-  const subject = `${ctx.server}/${ctx.tool} ${digestArguments(ctx.arguments)}`;
+  let subject: string | undefined;
+  const subjectOf = () => {
+    subject ??= `${ctx.server}/${ctx.tool} ${digestArguments(ctx.arguments)}`;
+    return subject;
+  };
   const id = stateless ? continuedCallId(front) : undefined;
   let call: ForwardedCall;
   if (id !== undefined) {
@@ -44,7 +48,7 @@ export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): 
         `Invalid params: the call these inputResponses answer for has ended or timed out; call ${ctx.name} again`,
       );
     }
-    if (found.caller !== callerKey(ctx) || found.subject !== subject) {
+    if (found.caller !== callerKey(ctx) || found.subject() !== subjectOf()) {
       throw new McpError(
         ErrorCode.InvalidParams,
         "Invalid params: these inputResponses are for another call",
@@ -53,15 +57,18 @@ export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): 
     call = found;
     call.front = front;
   } else {
-    call = start(target, ctx, subject, stateless);
+    call = start(target, ctx, subjectOf, stateless);
   }
-  const cancel = () => call.controller.abort(front.signal.reason);
-  front.signal.addEventListener("abort", cancel, { once: true });
+  // A stateless call outlives its round: the round's cancellation is passed on while it serves.
+  const controller = call.controller;
+  const cancel = () => controller?.abort(front.signal.reason);
+  if (controller) front.signal.addEventListener("abort", cancel, { once: true });
   try {
     for (let n = 0; ; n++) {
       const question = await call.question(n);
       if (question === undefined) break;
       if (question.settled) continue;
+      if (stateless) target.calls.keep(call);
       try {
         question.resolve(await askFront(front, call, n, question));
       } catch (error) {
@@ -72,7 +79,7 @@ export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): 
     ctx.resultSize = call.resultSize;
     return result;
   } finally {
-    front.signal.removeEventListener("abort", cancel);
+    if (controller) front.signal.removeEventListener("abort", cancel);
   }
 }
 
@@ -80,13 +87,13 @@ export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): 
 function start(
   target: ForwardTarget,
   ctx: ToolCallContext,
-  subject: string,
+  subject: () => string,
   stateless: boolean,
 ): ForwardedCall {
   const { tool, gate, calls, limits } = target;
-  const call = new ForwardedCall(ctx.request, callerKey(ctx), subject);
-  const untrack = calls.track(tool.server, call, stateless);
-  const signal = call.controller.signal;
+  const call = new ForwardedCall(ctx.request, callerKey(ctx), subject, stateless);
+  const untrack = calls.track(tool.server, call);
+  const signal = call.signal;
   // The gate may run the call later: the caller is set where it runs.
   call.outcome = gate
     .run(() =>

@@ -42,10 +42,11 @@ interface Question {
  * stateless caller answers them over several rounds of its request; each round serves the same call.
  */
 export class ForwardedCall {
-  /** Names the call in the keys of its input requests, so a later round finds it. */
-  readonly id = randomBytes(16).toString("base64url");
-  /** Aborts the upstream call. */
-  readonly controller = new AbortController();
+  private ownId: string | undefined;
+  /** Aborts the upstream call: a stateless caller's call outlives the round that made it. */
+  readonly controller: AbortController | undefined;
+  /** The signal the upstream call is made with. */
+  readonly signal: AbortSignal;
   readonly questions: Question[] = [];
   /** The front request serving the call now: progress and logs go there. */
   front: RequestContext;
@@ -61,10 +62,24 @@ export class ForwardedCall {
     front: RequestContext,
     /** Who made the call: only they may continue it. */
     readonly caller: string | undefined,
-    /** The tool and arguments digest: a later round must be for the same call. */
-    readonly subject: string,
+    /** The tool and arguments digest (asked only once a question comes): a later round must match it. */
+    readonly subject: () => string,
+    stateless: boolean,
   ) {
     this.front = front;
+    if (stateless) this.controller = new AbortController();
+    this.signal = this.controller?.signal ?? front.signal;
+  }
+
+  /** The id, if it was made. */
+  get knownId(): string | undefined {
+    return this.ownId;
+  }
+
+  /** Names the call in the keys of its input requests, so a later round finds it; made when first asked. */
+  get id(): string {
+    this.ownId ??= randomBytes(16).toString("base64url");
+    return this.ownId;
   }
 
   /** Called by the upstream's request handlers: queues a question and waits for its answer. */
@@ -153,29 +168,37 @@ export class ForwardedCalls {
   ) {}
 
   /** Starts tracking `call`, made to `server`; the returned function stops it. */
-  track(server: string, call: ForwardedCall, stateless: boolean): () => void {
+  track(server: string, call: ForwardedCall): () => void {
     const calls = this.inFlight.get(server) ?? new Set<ForwardedCall>();
     this.inFlight.set(server, calls);
     calls.add(call);
-    this.bySignal.set(call.controller.signal, call);
-    if (stateless) {
-      const timer = setTimeout(() => {
-        call.controller.abort(
-          new McpError(ErrorCode.RequestTimeout, "The caller did not answer the upstream's question in time"),
-        );
-      }, this.inputTimeout);
-      timer.unref();
-      this.waiting.set(call.id, { call, timer });
-    }
+    this.bySignal.set(call.signal, call);
     return () => {
       calls.delete(call);
       if (calls.size === 0) this.inFlight.delete(server);
-      const entry = this.waiting.get(call.id);
+      const id = call.knownId;
+      const entry = id === undefined ? undefined : this.waiting.get(id);
       if (entry?.call === call) {
         clearTimeout(entry.timer);
-        this.waiting.delete(call.id);
+        this.waiting.delete(id!);
       }
     };
+  }
+
+  /**
+   * Keeps a stateless caller's call for its next round, once it asks the caller something; it is
+   * cancelled if the caller does not come back within `inputTimeout`.
+   */
+  keep(call: ForwardedCall): void {
+    const controller = call.controller;
+    if (controller === undefined || this.waiting.has(call.id)) return;
+    const timer = setTimeout(() => {
+      controller.abort(
+        new McpError(ErrorCode.RequestTimeout, "The caller did not answer the upstream's question in time"),
+      );
+    }, this.inputTimeout);
+    timer.unref();
+    this.waiting.set(call.id, { call, timer });
   }
 
   /** The stateless call `id` names, if it still runs. */
@@ -185,7 +208,7 @@ export class ForwardedCalls {
 
   /** Aborts every call (the proxy is closing). */
   close(): void {
-    for (const { call } of this.waiting.values()) call.controller.abort(new Error("The proxy closed"));
+    for (const { call } of this.waiting.values()) call.controller?.abort(new Error("The proxy closed"));
   }
 
   /** The call a question of `server` belongs to, or why none can be told. */
