@@ -31,6 +31,14 @@ function freePort() {
   });
 }
 
+/** The skills extension's (SEP-2640) client scenarios: a host verifies what it loads, and loads lazily. */
+const SKILLS_CLIENT_SCENARIOS = [
+  "sep-2640-client-no-prefetch",
+  "sep-2640-client-verify-digest",
+  "sep-2640-client-verify-size",
+  "sep-2640-client-verify-frontmatter",
+];
+
 /** Scored scenarios: name → PASS | FAIL | SKIP. */
 const scored = (scenarios) => scenarios.filter((s) => s.scored).map((s) => [s.name, s.status]);
 
@@ -53,7 +61,9 @@ try {
     const all = await runReferee({ mode: "client", target, requirements: revision, cwd: root });
     for (const [name, status] of scored(all)) if (!alone.includes(name)) outcomes.set(name, status);
     const runAlone = async (scenario) => {
-      const single = await runReferee({ mode: "client", target, specVersion: revision, scenario, cwd: root });
+      // Extension scenarios are off the spec timeline: a spec version would skip them.
+      const specVersion = SKILLS_CLIENT_SCENARIOS.includes(scenario) ? undefined : revision;
+      const single = await runReferee({ mode: "client", target, specVersion, scenario, cwd: root });
       for (const [name, status] of scored(single)) outcomes.set(name, status);
     };
     for (const scenario of alone) await runAlone(scenario);
@@ -64,6 +74,8 @@ try {
         const extra = await runReferee({ mode: "client", target, suite, cwd: root });
         for (const { name, status } of extra) outcomes.set(name, status);
       }
+      // The skills extension's client scenarios belong to no suite: each runs by name.
+      for (const scenario of SKILLS_CLIENT_SCENARIOS) await runAlone(scenario);
     }
     // The suite starts every scenario at once; on a loaded machine a client can miss its deadlines.
     // A failure the baseline does not expect counts only if the scenario fails alone too.
