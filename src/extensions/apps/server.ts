@@ -1,3 +1,4 @@
+import type { SchemaLike } from "../../protocol/schema/validator.js";
 import type { ResourceOptions } from "../../server/resources.js";
 import type { McpServer } from "../../server/server.js";
 import type { ToolConfig } from "../../server/tools.js";
@@ -58,6 +59,9 @@ export function uiToolMeta(ui: UiToolMeta): { ui: UiToolMeta; [LEGACY_RESOURCE_U
  * @example
  * server.tool("weather", uiTool({ description: "Forecast" }, { resourceUri: "ui://weather/view" }), () => "Sunny");
  */
-export function uiTool<C extends Pick<ToolConfig, "_meta">>(config: C, ui: UiToolMeta): C {
+export function uiTool<
+  I extends SchemaLike | undefined = undefined,
+  O extends SchemaLike | undefined = undefined,
+>(config: ToolConfig<I, O>, ui: UiToolMeta): ToolConfig<I, O> {
   return { ...config, _meta: { ...config._meta, ...uiToolMeta(ui) } };
 }
