@@ -373,7 +373,14 @@ describe("everything server: tools", () => {
 describe("everything server: resources", () => {
   it("lists its resources and templates", async () => {
     const client = await start();
-    expect(await client.listResources()).toEqual([
+    const resources = await client.listResources();
+    expect(resources.filter((r) => r.uri.startsWith("skill://")).map((r) => r.uri)).toEqual([
+      "skill://pdf-processing/SKILL.md",
+      "skill://pdf-processing/references/FORMS.md",
+      "skill://pdf-processing/templates/invoice.md",
+      "skill://pdf-processing/templates/regional/eu-invoice.md",
+    ]);
+    expect(resources.filter((r) => r.uri.startsWith("test://"))).toEqual([
       {
         uri: "test://static-binary",
         name: "static-binary",

@@ -1,3 +1,4 @@
+import { registerSkillResources } from "../../extensions/skills/index.js";
 import { tasks } from "../../extensions/tasks/index.js";
 import { McpServer } from "../../server/server.js";
 import { registerClientTools } from "./client-tools.js";
@@ -5,6 +6,7 @@ import { PNG_DATA_URI } from "./media.js";
 import { registerModernTools } from "./modern-tools.js";
 import { registerPrompts } from "./prompts.js";
 import { registerResources, WatchedResource } from "./resources.js";
+import { everythingSkills } from "./skills.js";
 import { registerTaskTools } from "./task-tools.js";
 import { registerTools } from "./tools.js";
 
@@ -12,7 +14,8 @@ import { registerTools } from "./tools.js";
  * The "everything" server: the conformance fixture for both eras. It offers the
  * tools, resources, templates and prompts the MCP conformance referee calls (`test_simple_text`,
  * `test://static-text`, `test_simple_prompt`, …), plus completers, a resource link, a tool that
- * updates a subscribable resource and one that lists the client's roots. Each server has its own
+ * updates a subscribable resource and one that lists the client's roots, and a skill's files
+ * (`skill://pdf-processing/…`). Each server has its own
  * state; every session of one server shares it.
  */
 export function createEverythingServer(): McpServer {
@@ -34,5 +37,6 @@ export function createEverythingServer(): McpServer {
   registerTaskTools(server);
   registerResources(server, watched);
   registerPrompts(server);
+  registerSkillResources(server, everythingSkills());
   return server;
 }
