@@ -103,6 +103,19 @@ describe("the examples, as built from examples/", () => {
     expect(stdout).toContain("→ work: file:///work\n  → other: file:///other");
   });
 
+  it("the MCP App's host finds a tool's UI, reads and checks it, and hides app-only tools from the model", {
+    timeout: SLOW,
+  }, async () => {
+    const stdout = await runExample("mcp-app.js");
+    expect(stdout).toContain("tools for the model: forecast\n");
+    expect(stdout).toContain("refresh_forecast → ui://weather/forecast.html");
+    expect(stdout).toMatch(
+      /ui:\/\/weather\/forecast\.html: text\/html;profile=mcp-app, \d+ characters of HTML/,
+    );
+    expect(stdout).toContain("connect-src allowed: https://api.weather.example");
+    expect(stdout).toContain('forecast("Paris") → Paris: sunny all week');
+  });
+
   it("the HTTP server answers Streamable HTTP with progress, HTTP+SSE and its fetch handler", {
     timeout: SLOW,
   }, async () => {
