@@ -55,6 +55,12 @@ export interface ServerExtension {
   legacyCapabilities?(revision: Revision): ServerCapabilities | undefined;
   /** The methods the extension answers. */
   readonly methods?: readonly ExtensionMethod[];
+  /**
+   * Whether its methods need the client's declaration of the extension; default true. False for
+   * an extension the server alone declares (skills: a client calls `skills/list` on seeing the
+   * server's entry).
+   */
+  readonly requiresClientDeclaration?: boolean;
   /** Handlers run around existing methods' handlers, outermost first in extension order. */
   readonly around?: Readonly<Record<string, AroundHandler>>;
   /** The notifications the extension sends: sessions send them whatever their revision's table says. */

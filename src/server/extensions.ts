@@ -113,7 +113,10 @@ function gated(extension: ServerExtension, { method, handler, eras }: ExtensionM
     const era = stateless ? "modern" : "legacy";
     if (eras && !eras.includes(era)) throw unknown(method, `not in the ${era} form of ${extension.id}`);
     if (stateless || !extension.legacyCapabilities) {
-      if (!declaresExtension(ctx.clientCapabilities, extension.id))
+      if (
+        extension.requiresClientDeclaration !== false &&
+        !declaresExtension(ctx.clientCapabilities, extension.id)
+      )
         throw missingExtension(extension.id, method);
     } else {
       const revision = ctx.session.revision;
