@@ -39,21 +39,38 @@ const SKILLS_CLIENT_SCENARIOS = [
   "sep-2640-client-verify-frontmatter",
 ];
 
+/** The skills extension's server scenarios: listing and getting skills, SKILL.md, directory reads. */
+const SKILLS_SERVER_SCENARIOS = [
+  "sep-2640-skills-enumeration",
+  "sep-2640-skills-manifest",
+  "sep-2640-skills-directory",
+];
+
 /** Scored scenarios: name → PASS | FAIL | SKIP. */
 const scored = (scenarios) => scenarios.filter((s) => s.scored).map((s) => [s.name, s.status]);
 
 const outcomes = new Map();
 try {
   if (leg === "server") {
+    const fixture = { mode: "server", start: "npm run -s fixture:server", cwd: root };
     const port = await freePort();
     const scenarios = await runReferee({
-      mode: "server",
+      ...fixture,
       target: `http://localhost:${port}/mcp`,
       requirements: revision,
-      start: "npm run -s fixture:server",
-      cwd: root,
     });
     for (const [name, status] of scored(scenarios)) outcomes.set(name, status);
+    // The skills extension's server scenarios belong to no requirement set; they speak 2026-07-28.
+    if (revision === "2026-07-28") {
+      for (const scenario of SKILLS_SERVER_SCENARIOS) {
+        const single = await runReferee({
+          ...fixture,
+          target: `http://localhost:${await freePort()}/mcp`,
+          scenario,
+        });
+        for (const [name, status] of scored(single)) outcomes.set(name, status);
+      }
+    }
   } else {
     // Timing-sensitive scenarios run alone, after the rest, so a loaded machine cannot make them flaky.
     const alone = revision === "2025-11-25" ? ["sse-retry"] : [];

@@ -7,6 +7,7 @@ export {
   type UiResource,
   uiResourceOf,
 } from "./client.js";
+export { apps, appsClient, clientRendersApps } from "./extension.js";
 export { registerUiResource, type UiResourceConfig, uiTool, uiToolMeta } from "./server.js";
 export {
   LEGACY_RESOURCE_URI_KEY,

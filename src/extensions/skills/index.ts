@@ -19,6 +19,7 @@ export {
 export { digestOf } from "./digest.js";
 export { type SkillDirectoryOptions, skillsFromDirectory } from "./directory.js";
 export { type EntryLimits, entryProblem, isLoadableEntry } from "./entry.js";
+export { type SkillsOptions, skills, skillsClient } from "./extension.js";
 export { type ParsedSkillMd, parseSkillMd } from "./frontmatter.js";
 export { isSkillName } from "./names.js";
 export { registerSkillResources, type SkillsCapability, type SkillsMethod, skillsMethods } from "./server.js";

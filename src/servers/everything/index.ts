@@ -1,4 +1,4 @@
-import { registerSkillResources } from "../../extensions/skills/index.js";
+import { registerSkillResources, skills } from "../../extensions/skills/index.js";
 import { tasks } from "../../extensions/tasks/index.js";
 import { McpServer } from "../../server/server.js";
 import { registerClientTools } from "./client-tools.js";
@@ -14,11 +14,12 @@ import { registerTools } from "./tools.js";
  * The "everything" server: the conformance fixture for both eras. It offers the
  * tools, resources, templates and prompts the MCP conformance referee calls (`test_simple_text`,
  * `test://static-text`, `test_simple_prompt`, …), plus completers, a resource link, a tool that
- * updates a subscribable resource and one that lists the client's roots, and a skill's files
- * (`skill://pdf-processing/…`). Each server has its own
+ * updates a subscribable resource and one that lists the client's roots, the tasks extension,
+ * and the skills extension with one skill (`skill://pdf-processing/…`). Each server has its own
  * state; every session of one server shares it.
  */
 export function createEverythingServer(): McpServer {
+  const catalog = everythingSkills();
   const server = new McpServer(
     {
       name: "mcpkit-everything",
@@ -28,7 +29,7 @@ export function createEverythingServer(): McpServer {
       instructions:
         "A test fixture exercising every MCP feature: call the test_* tools, read test:// resources, get test_* prompts.",
     },
-    { extensions: [tasks({ pollInterval: 200 })] },
+    { extensions: [tasks({ pollInterval: 200 }), skills(catalog)] },
   );
   const watched = new WatchedResource();
   registerTools(server, watched);
@@ -37,6 +38,6 @@ export function createEverythingServer(): McpServer {
   registerTaskTools(server);
   registerResources(server, watched);
   registerPrompts(server);
-  registerSkillResources(server, everythingSkills());
+  registerSkillResources(server, catalog);
   return server;
 }
