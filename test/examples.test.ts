@@ -113,7 +113,22 @@ describe("the examples, as built from examples/", () => {
       /ui:\/\/weather\/forecast\.html: text\/html;profile=mcp-app, \d+ characters of HTML/,
     );
     expect(stdout).toContain("connect-src allowed: https://api.weather.example");
-    expect(stdout).toContain('forecast("Paris") → Paris: sunny all week');
+    expect(stdout).toContain('forecast("Paris") → Paris: see the chart');
+    expect(stdout).toContain('without MCP Apps: forecast("Paris") → Paris: sunny all week');
+  });
+
+  it("the skills host lists, loads and verifies a skill published from a folder, and reads only listed files", {
+    timeout: SLOW,
+  }, async () => {
+    const stdout = await runExample("skills.js");
+    expect(stdout).toContain(
+      "skill://team/release-notes/SKILL.md: Write the release notes of a version from its merged changes (2 files)",
+    );
+    expect(stdout).toContain(
+      "loaded release-notes, license MIT; first step: 1. List the changes merged since the last tag.",
+    );
+    expect(stdout).toContain("references/STYLE.md: Sections: Breaking, Added, Fixed.");
+    expect(stdout).toContain("refused: skill://team/release-notes/references/SECRET.md is not a file of");
   });
 
   it("the HTTP server answers Streamable HTTP with progress, HTTP+SSE and its fetch handler", {
