@@ -32,9 +32,7 @@ export interface SkillListing {
 
 /** The server's skills capability entry, if it declares the extension. */
 export function skillsCapability(client: McpClient): { directoryRead?: boolean } | undefined {
-  const extensions = (client.capabilities as { extensions?: Record<string, unknown> }).extensions;
-  const entry = extensions?.[SKILLS_EXTENSION];
-  return typeof entry === "object" && entry !== null && !Array.isArray(entry) ? entry : undefined;
+  return client.serverExtension(SKILLS_EXTENSION);
 }
 
 function requireSkills(client: McpClient): void {
