@@ -158,6 +158,7 @@ describe("everything server: inventory", () => {
       resources: { subscribe: true, listChanged: true },
       tools: { listChanged: true },
       tasks: { cancel: {}, list: {}, requests: { tools: { call: {} } } },
+      extensions: { "io.modelcontextprotocol/skills": { directoryRead: true } },
     });
   });
 
