@@ -13,17 +13,24 @@ import type { CallToolResult, JsonSchema, Tool } from "../protocol/types/tools.j
 import type { Emitter } from "../util/emitter.js";
 import { type MethodSelector, useArguments } from "../util/middleware.js";
 import { ResultCache } from "./cache.js";
-import type { Channel, ListKind } from "./channels/channel.js";
+import type { Channel, FeatureAnswerer, ListKind } from "./channels/channel.js";
 import { type Connected, connect } from "./connect.js";
 import type { ClientEvents } from "./events.js";
 import { type ClientMiddleware, ClientMiddlewares } from "./middleware.js";
 import type { ClientOptions } from "./options.js";
 import { allPages } from "./paginate.js";
+import { createdTask, type TaskChannel, type TaskInfo, ToolTask } from "./task.js";
 import { type AsToolsOptions, asTools, type McpTool } from "./tool-adapter.js";
 import { ToolResult } from "./tool-result.js";
 import { usableSchemas } from "./tool-schemas.js";
 
 const same = <T>(value: T): T => value;
+
+/** Options of `callTool`: a request's, and whether to get the task's handle. */
+export interface CallToolOptions extends RequestOptions {
+  /** Give the task's handle (`ToolTask`) rather than wait for its result; `{ ttl }` asks a 2025-11-25 server to keep it that long. */
+  task?: boolean | { ttl?: number };
+}
 const toToolResult = (result: CallToolResult): ToolResult => new ToolResult(result);
 
 /** Events that need the server to announce a list's changes, and the list. */
@@ -60,6 +67,10 @@ export class McpClient {
   private readonly cache: ResultCache;
   /** Made by the first `use`. */
   private middlewares: ClientMiddlewares | undefined;
+  /** `execution.taskSupport` of the tools as last listed: in sessions, who is called as a task. */
+  private readonly taskSupport = new Map<string, string>();
+  /** What tasks are polled through: the client's requests, and its answers to input requests. */
+  private readonly tasks: TaskChannel;
 
   private constructor({ parts, channel }: Connected) {
     this.peer = parts.peer;
@@ -70,6 +81,12 @@ export class McpClient {
     this.safeToRepeat = parts.safeToRepeat;
     this.cache = parts.cache;
     this.channel = channel;
+    const answer: FeatureAnswerer = parts.answer;
+    this.tasks = {
+      era: channel.era,
+      request: (method, params, options) => this.request(method, params, options),
+      answer,
+    };
   }
 
   /** What the server said of itself, at the handshake or in discovery. */
@@ -192,16 +209,75 @@ export class McpClient {
       const { readOnlyHint, idempotentHint } = tool.annotations ?? {};
       if (readOnlyHint === true || idempotentHint === true) this.safeToRepeat.add(tool.name);
       else this.safeToRepeat.delete(tool.name);
+      this.taskSupport.set(tool.name, tool.execution?.taskSupport ?? "forbidden");
     }
     return this.channel.usableTools(tools, warn);
   }
 
   /**
    * Calls a tool. A tool's own failure comes back as a result with `isError: true`; only protocol
-   * and transport failures reject.
+   * and transport failures reject. A tool the server runs as a task (the tasks extension, or a
+   * `required` one in a 2025-11-25 session) is polled to its end: the result is the task's.
+   * With `{ task: true }` (or `{ task: { ttl } }`), the call gives the task's handle instead.
    */
-  callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<ToolResult> {
-    return this.send("tools/call", this.channel.toolCallParams(name, args), options, toToolResult);
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: CallToolOptions & { task?: false },
+  ): Promise<ToolResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions & { task: true | { ttl?: number } },
+  ): Promise<ToolTask>;
+  callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options?: CallToolOptions,
+  ): Promise<ToolResult | ToolTask> {
+    const asked = options?.task;
+    const params = this.channel.toolCallParams(name, args);
+    // In a session a tool runs as a task only when asked to (unless listed as never one); one
+    // listed as needing it is asked for.
+    if (this.channel.era === "legacy" && this.capabilities.tasks !== undefined) {
+      const support = this.taskSupport.get(name);
+      if (support === "required" || (asked && support !== "forbidden")) {
+        params.task = typeof asked === "object" ? { ...asked } : {};
+      }
+    }
+    const { task: _task, ...requestOptions } = options ?? {};
+    // A promise the map returns (a task's result) is adopted by the one `send` returns.
+    return this.send("tools/call", params, requestOptions, (result: CallToolResult) => {
+      const created = createdTask(result as Record<string, unknown>);
+      if (!created) return asked ? ToolTask.settled(this.tasks, result) : toToolResult(result);
+      const task = new ToolTask(this.tasks, created, requestOptions);
+      return asked ? task : task.result();
+    }) as Promise<ToolResult | ToolTask>;
+  }
+
+  /** A handle for a task of this server by its id, as another client or an earlier run made it. */
+  task(taskId: string, options?: RequestOptions): Promise<ToolTask> {
+    return ToolTask.attach(this.tasks, taskId, options);
+  }
+
+  /**
+   * Every task the server lists for this client (`tasks/list`, following every page; 2025-11-25
+   * sessions: the stateless tasks extension has no listing).
+   */
+  async listTasks(options?: RequestOptions): Promise<TaskInfo[]> {
+    if (this.channel.era === "modern") {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        "The tasks extension of protocol 2026-07-28 has no tasks/list",
+      );
+    }
+    this.require(this.capabilities.tasks, "tasks (tasks.list)");
+    const tasks = await allPages<Record<string, unknown>>(
+      (method, cursor) => this.request(method, cursor === undefined ? undefined : { cursor }, options),
+      "tasks/list",
+      "tasks",
+    );
+    return tasks.map((task) => createdTask({ task }) as TaskInfo);
   }
 
   /** Every tool of the server (all pages of tools/list) as `Tool`s for an agent. */

@@ -2,7 +2,7 @@ export { ErrorCode, McpError } from "../jsonrpc/errors.js";
 export type { RequestOptions } from "../protocol/engine/peer.js";
 export { isSessionExpired } from "../transports/http/shared/client-errors.js";
 export * from "./auth/index.js";
-export { McpClient } from "./client.js";
+export { type CallToolOptions, McpClient } from "./client.js";
 export type { ClientEvents } from "./events.js";
 export type { ClientExtension, ExtensionRequestHandler } from "./extension.js";
 export type {
@@ -28,6 +28,7 @@ export type {
   StdioClientOptions,
   TransportClientOptions,
 } from "./options.js";
+export { TASKS_EXTENSION, type TaskInfo, type TaskStatus, ToolTask } from "./task.js";
 export type { AgentTool, Tool, ToolInvokeOptions, ToolOutput } from "./tool.js";
 export {
   type AsToolsOptions,

@@ -21,6 +21,11 @@ export interface CommonClientOptions extends ClientFeatures {
   /** Extensions the client speaks: each is declared as `capabilities.extensions[id]`. */
   extensions?: readonly ClientExtension[];
   /**
+   * Whether to declare the tasks extension (`io.modelcontextprotocol/tasks`): a tool call the
+   * server answers with a task is then polled to its end. Default true.
+   */
+  tasks?: boolean;
+  /**
    * The protocol version to speak, pinned: a stateless pin never falls back to the handshake, a
    * handshake pin never probes. Default: the newest the server speaks. An unknown version is an
    * error at connect.

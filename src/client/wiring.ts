@@ -3,6 +3,7 @@ import type { ClientHandshakeOptions } from "../protocol/eras/handshake.js";
 import type { Transport } from "../protocol/transport.js";
 import type { ProgressNotificationParams } from "../protocol/types/base.js";
 import type { Root } from "../protocol/types/client-features.js";
+import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
 import type { JsonSchema } from "../protocol/types/tools.js";
 import { Emitter } from "../util/emitter.js";
 import { ResultCache } from "./cache.js";
@@ -16,6 +17,7 @@ import {
   type ServerRequestGate,
 } from "./features.js";
 import type { ClientOptions } from "./options.js";
+import { TASKS_EXTENSION } from "./task.js";
 
 /** What a client is made of, gathered while connecting. */
 export interface ClientParts {
@@ -31,6 +33,15 @@ export interface ClientParts {
   /** Tools the server lists as read-only or idempotent: a call lost with its stream may be sent again. */
   safeToRepeat: Set<string>;
   cache: ResultCache;
+}
+
+/**
+ * The client speaks the tasks extension (SEP-2663): a tool call the server answers with a task is
+ * polled to its end, so the client declares it unless told otherwise.
+ */
+function withTasks(capabilities: ClientCapabilities, declare: boolean): ClientCapabilities {
+  if (!declare || capabilities.extensions?.[TASKS_EXTENSION] !== undefined) return capabilities;
+  return { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } };
 }
 
 /**
@@ -59,7 +70,10 @@ export function wireClient(transport: Transport, options: ClientOptions, version
   installExtensions(peer, extensions, serverRequests);
   const handshake: ClientHandshakeOptions = {
     clientInfo: options.clientInfo ?? { name: "mcpkit", version },
-    capabilities: extensionCapabilities(extensions, featureCapabilities(options, options.capabilities)),
+    capabilities: extensionCapabilities(
+      extensions,
+      withTasks(featureCapabilities(options, options.capabilities), options.tasks !== false),
+    ),
     protocolVersion: options.protocolVersion,
     timeout: options.handshakeTimeout,
   };
