@@ -11,6 +11,7 @@ import { registerPromptCommand } from "./commands/prompt.js";
 import { registerProxyCommand } from "./commands/proxy.js";
 import { registerReadCommand } from "./commands/read.js";
 import { registerServeCommand } from "./commands/serve.js";
+import { registerTasksCommand } from "./commands/tasks.js";
 import type { CliContext } from "./shared/command.js";
 import { describeError, EXIT_CODES_HELP, Exit, exitCodeOf } from "./shared/errors.js";
 import { rewriteTrace } from "./shared/options.js";
@@ -99,6 +100,7 @@ function program(context: CliContext): Command {
   registerReadCommand(root, context);
   registerPromptCommand(root, context);
   registerCompleteCommand(root, context);
+  registerTasksCommand(root, context);
   registerServeCommand(root, context);
   registerProxyCommand(root, context);
   registerAuthCommands(root);

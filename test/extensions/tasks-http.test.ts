@@ -57,7 +57,8 @@ describe("tasks over HTTP", () => {
         }),
       });
       expect(response.status).toBe(400);
-      expect((await response.json()).error.code).toBe(ErrorCode.HeaderMismatch);
+      const body = (await response.json()) as { error: { code: number } };
+      expect(body.error.code).toBe(ErrorCode.HeaderMismatch);
     } finally {
       await handle.close();
       await server.close();

@@ -120,6 +120,11 @@ describe("tasks", () => {
     for (let i = 0; i < 5; i++) ids.push((await client.callTool("run", { ms: 0 }, { task: true })).id);
     const listed = await client.listTasks();
     expect(listed.map((task) => task.taskId)).toEqual(ids);
+    // Another session lists none of them, though it may reach one by its id.
+    const { client: other } = await connectInMemory(server, { protocolVersion: "2025-11-25" });
+    expect(await other.listTasks()).toEqual([]);
+    expect((await other.task(ids[0]!)).info.taskId).toBe(ids[0]);
+    await other.close();
     await client.close();
     await server.close();
   });

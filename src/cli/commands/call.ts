@@ -1,6 +1,8 @@
 /** `call <tool> [json] [--arg k=v …]`: call a tool and show its result. */
 import type { Command } from "commander";
 import type { McpClient } from "../../client/client.js";
+import type { ToolTask } from "../../client/task.js";
+import type { ToolResult } from "../../client/tool-result.js";
 import type { Tool } from "../../protocol/types/tools.js";
 import { addMetaOption, type CliContext, clientCommand, print, printResult } from "../shared/command.js";
 import { renderBlock, renderJson } from "../shared/content.js";
@@ -8,7 +10,7 @@ import { Exit, UsageError } from "../shared/errors.js";
 import { collect, parseJsonObject, splitPair } from "../shared/options.js";
 import { propertiesOf, typedValue } from "../shared/schema.js";
 import type { Session } from "../shared/session.js";
-import { clearStatus, note, progressReporter } from "../shared/status.js";
+import { clearStatus, note, progressReporter, setStatus } from "../shared/status.js";
 import { didYouMean } from "../shared/suggest.js";
 
 interface CallOptions {
@@ -61,12 +63,18 @@ async function call(session: Session, operands: string[], options: CallOptions &
   const [name, json] = operands as [string, string | undefined];
   const tool = await findTool(client, name, signal);
   const args = toolArguments(tool, json, options.arg);
-  const result = await client.callTool(name, args, {
+  const mode = progressMode(options);
+  const requestOptions = {
     signal,
     timeout,
     resetTimeoutOnProgress: true,
-    onProgress: progressReporter(name, progressMode(options)),
-  });
+    onProgress: progressReporter(name, mode),
+  };
+  // On a terminal a task's status is shown live; elsewhere the call just waits for its result.
+  const result =
+    mode === "status"
+      ? await followTask(await client.callTool(name, args, { ...requestOptions, task: true }), name)
+      : await client.callTool(name, args, requestOptions);
   clearStatus();
   if (options.json) printResult(result, options.meta);
   else {
@@ -81,6 +89,17 @@ async function call(session: Session, operands: string[], options: CallOptions &
   if (!result.isError) return Exit.Ok;
   note(`mcpkit: the tool "${name}" reported an error (isError); exit code 1`);
   return Exit.ToolError;
+}
+
+/** Shows a task's status on the status line until it ends, then gives its result. */
+async function followTask(task: ToolTask, name: string): Promise<ToolResult> {
+  if (task.id === "") return task.result();
+  for await (const info of task) {
+    setStatus(
+      `${name}: task ${task.id} ${info.status}${info.statusMessage ? `  ${info.statusMessage}` : ""}`,
+    );
+  }
+  return task.result();
 }
 
 export function registerCallCommand(program: Command, context: CliContext): void {

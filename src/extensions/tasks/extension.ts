@@ -150,7 +150,10 @@ export function tasks(options: TasksOptions = {}): ServerExtension & { readonly 
             throw new McpError(ErrorCode.InvalidParams, "Invalid params: cursor must be a string");
           }
           const owner = runtime.owner(ctx);
+          // Without a verified caller, a session lists the tasks it created.
+          const session = owner === undefined ? runtime.sessionKey(ctx) : undefined;
           const page = await store.list({
+            ...(session === undefined ? {} : { session }),
             limit: pageSize,
             ...(cursor === undefined ? {} : { cursor }),
             ...(owner === undefined ? {} : { owner }),

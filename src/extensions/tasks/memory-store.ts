@@ -70,15 +70,13 @@ export class MemoryTaskStore implements TaskStore {
     return structuredClone(record);
   }
 
-  async list({
-    cursor,
-    limit,
-    owner,
-  }: {
+  async list(options: {
     cursor?: string;
     limit: number;
     owner?: string;
+    session?: string;
   }): Promise<TaskPage> {
+    const { cursor, limit, owner, session } = options;
     let after = 0;
     if (cursor !== undefined) {
       after = Number.parseInt(cursor, 36);
@@ -90,7 +88,9 @@ export class MemoryTaskStore implements TaskStore {
     const now = this.now();
     let last = 0;
     for (const entry of this.tasks.values()) {
-      if (entry.seq <= after || entry.record.owner !== owner || this.expired(entry.record, now)) continue;
+      const { record } = entry;
+      if (entry.seq <= after || record.owner !== owner || this.expired(record, now)) continue;
+      if (session !== undefined && record.session !== session) continue;
       if (tasks.length === limit) return { tasks, nextCursor: last.toString(36) };
       tasks.push(structuredClone(entry.record));
       last = entry.seq;

@@ -161,6 +161,8 @@ export class TaskRuntime {
   readonly running = new Map<string, Running>();
   /** Resolves when a task this process runs ends. */
   private readonly ended = new Map<string, Promise<void>>();
+  /** A key per session, for listing tasks no verified caller owns. */
+  private readonly sessions = new WeakMap<ServerSession, string>();
 
   constructor(readonly settings: TaskSettings) {}
 
@@ -168,6 +170,16 @@ export class TaskRuntime {
   owner(ctx: RequestContext): string | undefined {
     const auth = ctx.auth;
     return auth ? `${auth.issuer} ${auth.subject}` : undefined;
+  }
+
+  /** The key of the session a request came in, for listing its tasks. */
+  sessionKey(ctx: RequestContext): string {
+    let key = this.sessions.get(ctx.session);
+    if (key === undefined) {
+      key = randomUUID();
+      this.sessions.set(ctx.session, key);
+    }
+    return key;
   }
 
   /** A task of the caller's, or -32602. */
@@ -257,6 +269,7 @@ export class TaskRuntime {
     };
     const owner = this.owner(ctx);
     if (owner !== undefined) record.owner = owner;
+    else record.session = this.sessionKey(ctx);
     await this.settings.store.create(record);
     return record;
   }

@@ -25,8 +25,11 @@ export interface TaskStore {
    * `undefined` in `update` removes them.
    */
   update(taskId: string, update: TaskUpdate): Promise<TaskRecord | undefined>;
-  /** One page of the unexpired tasks of `owner` (or of no owner), oldest first. */
-  list(options: { cursor?: string; limit: number; owner?: string }): Promise<TaskPage>;
+  /**
+   * One page of the unexpired tasks of `owner` (or of no owner), oldest first; given `session`,
+   * only those that session created.
+   */
+  list(options: { cursor?: string; limit: number; owner?: string; session?: string }): Promise<TaskPage>;
   /** Stops what the store runs of its own (timers, connections). */
   close?(): Promise<void>;
 }

@@ -44,6 +44,11 @@ export interface TaskRecord {
   pollInterval?: number;
   /** Who may see the task: the verified caller that created it; unset, whoever knows its id. */
   owner?: string;
+  /**
+   * The session that created the task, when no verified caller did: `tasks/list` shows a task
+   * without an owner only to its session (its id stays reachable by whoever knows it).
+   */
+  session?: string;
   /** The request it stands for (`tools/call`). */
   method: string;
   /** The final result (`completed`). */
