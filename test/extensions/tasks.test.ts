@@ -44,6 +44,16 @@ describe("tasks", () => {
         await server.close();
       });
 
+      it("runs a task-capable tool to its end for an agent, through asTools()", async () => {
+        const { server } = taskServer();
+        const { client } = await connectInMemory(server, { protocolVersion, elicitation });
+        const tools = await client.asTools();
+        const output = await tools.find((tool) => tool.name === "confirm")!.invoke({ file: "a.txt" });
+        expect(JSON.stringify(output)).toContain("deleted a.txt");
+        await client.close();
+        await server.close();
+      });
+
       it("cancels a task mid-run: the handler's signal aborts and the task stays cancelled", async () => {
         const { server, seen } = taskServer();
         const { client } = await connectInMemory(server, { protocolVersion });
