@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { MemoryTaskStore, type TaskRecord } from "../../src/extensions/tasks/index.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { McpServer } from "../../src/server/index.js";
 import { connectInMemory } from "../helpers/connect.js";
 import { taskServer } from "./tasks-fixture.js";
 
@@ -85,6 +86,13 @@ describe("task store", () => {
       await server.close();
     });
   }
+
+  it("refuses one tasks() extension on two servers", () => {
+    const { extension } = taskServer();
+    expect(() => new McpServer({ name: "second", version: "1" }, { extensions: [extension] })).toThrow(
+      "This tasks() extension serves another server already: give each server its own",
+    );
+  });
 
   it("runs 1,000 tasks at once on one server, within the store's cap", async () => {
     const store = new MemoryTaskStore({ maxTasks: 1000 });

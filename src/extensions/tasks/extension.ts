@@ -168,6 +168,8 @@ export function tasks(options: TasksOptions = {}): ServerExtension & { readonly 
     notifications: ["notifications/tasks/status"],
     metaKeys: ["io.modelcontextprotocol/related-task"],
     setup(given) {
+      if (host)
+        throw new Error("This tasks() extension serves another server already: give each server its own");
       host = given;
     },
     close: async () => {
