@@ -46,6 +46,23 @@ const SKILLS_SERVER_SCENARIOS = [
   "sep-2640-skills-directory",
 ];
 
+/**
+ * The referee's scenarios of the tasks extension (SEP-2663). tasks-status-notifications is left
+ * out: the referee skips it itself (its check of notifications/tasks on subscriptions/listen is
+ * not written).
+ */
+const TASKS_SCENARIOS = [
+  "tasks-lifecycle",
+  "tasks-capability-negotiation",
+  "tasks-wire-fields",
+  "tasks-request-state-removal",
+  "tasks-mrtr-input",
+  "tasks-request-headers",
+  "tasks-dispatch-and-envelope",
+  "tasks-required-task-error",
+  "tasks-mrtr-composition",
+];
+
 /** Scored scenarios: name → PASS | FAIL | SKIP. */
 const scored = (scenarios) => scenarios.filter((s) => s.scored).map((s) => [s.name, s.status]);
 
@@ -60,6 +77,13 @@ try {
       requirements: revision,
     });
     for (const [name, status] of scored(scenarios)) outcomes.set(name, status);
+    // The requirement set of 2026-07-28 runs the tasks extension's scenarios without scoring them;
+    // here they count like scored ones, and one that did not run fails. Their 2025-11-25 form
+    // (tasks in the core) has no referee scenario.
+    if (revision === "2026-07-28") {
+      const ran = new Map(scenarios.map((s) => [s.name, s.status]));
+      for (const name of TASKS_SCENARIOS) outcomes.set(name, ran.get(name) ?? "FAIL");
+    }
     // The skills extension's server scenarios belong to no requirement set; they speak 2026-07-28.
     if (revision === "2026-07-28") {
       for (const scenario of SKILLS_SERVER_SCENARIOS) {
