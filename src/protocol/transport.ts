@@ -101,4 +101,27 @@ export interface Transport {
    * (resumable HTTP); whether there was one.
    */
   closeRequestStream?(requestId: RequestId): boolean;
+  /**
+   * The session's state shared with the other replicas of the server (Streamable HTTP on a shared
+   * session store): present only where a session may be served by several processes.
+   */
+  readonly sharedSession?: SharedSessionState;
+}
+
+/**
+ * What a server keeps of a session for the other replicas serving it: set by the server, read
+ * back by a replica that serves a session another one opened.
+ */
+export interface SharedSessionState {
+  /** The state as saved when this replica joined the session; `undefined` for a new session. */
+  readonly restored: Record<string, unknown> | undefined;
+  /** Saves the state for every replica; the next response waits until it is kept. */
+  save(state: Record<string, unknown>): void;
+  /** Called with the state another replica saved. */
+  onchange: ((state: Record<string, unknown>) => void) | undefined;
+  /**
+   * Whether this replica delivers server-wide notifications (list changes, resource updates, logs)
+   * to the session: it holds the session's GET stream. Each replica delivers them to its own.
+   */
+  readonly deliversBroadcasts: boolean;
 }

@@ -5,6 +5,7 @@ import {
   type ListenHttpOptions,
   listenHttp,
 } from "../transports/http/server/listen.js";
+import type { Replication } from "../transports/http/server/replication.js";
 import {
   type ConnectSession,
   type MountedRoutes,
@@ -49,10 +50,13 @@ export interface HttpHost {
   paramHeaders: StreamableHttpOptions["paramHeaders"];
   /** The scopes of the server's tools, resources and prompts, for its resource server. */
   scopes: ProtectedScopes;
+  /** Serves as one of the replicas sharing `replication`. */
+  replicate(replication: Replication): Promise<void>;
 }
 
 export async function serveHttp(host: HttpHost, options: ServeHttpOptions): Promise<HttpServerHandle> {
   const { legacySse, auth, ...listen } = options;
+  if (options.replication) await host.replicate(options.replication);
   const resourceServer = auth && (await resourceServerOf(auth, host));
   const sse = legacySse
     ? new LegacySseHandler(host.connect, {
@@ -89,6 +93,7 @@ export async function webEndpoint(
   options: WebHandlerOptions | undefined,
 ): Promise<WebEndpoint> {
   const { auth, ...rest } = options ?? {};
+  if (rest.replication) await host.replicate(rest.replication);
   const resourceServer = auth && (await resourceServerOf(auth, host));
   // Known now: a web handler cannot learn its public URL from where it listens.
   if (resourceServer) void resourceServer.resource;

@@ -7,9 +7,11 @@ import type { Implementation } from "../protocol/types/base.js";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
 import type { HttpServerHandle } from "../transports/http/server/listen.js";
+import type { MessageBus, Replication } from "../transports/http/server/replication.js";
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
 import { type MethodSelector, MiddlewareStack, useArguments } from "../util/middleware.js";
 import type { UriTemplateVariables } from "../util/uri-template.js";
+import { type Broadcast, Broadcasts } from "./broadcast.js";
 import { completeRequest } from "./completion.js";
 import { RequestContext } from "./context.js";
 import { checkScopes, type DispatchRow, notOffered, row, scopeReaders } from "./dispatch.js";
@@ -78,6 +80,9 @@ export class McpServer implements SessionHost {
   /** The rows sessions answer from: `baseTable` with the middlewares composed in. */
   private table: readonly DispatchRow[];
   private readonly middleware: ServerStack = new MiddlewareStack();
+  private signer: RequestStateSigner;
+  /** The other replicas' server-wide notifications, when serving as one of several. */
+  private broadcasts: Broadcasts | undefined;
   private readonly rows: ReadonlyMap<string, DispatchRow>;
   private readonly subscriptions: Subscriptions;
   private readonly extensions: ServerExtensions;
@@ -110,11 +115,16 @@ export class McpServer implements SessionHost {
     this.baseTable = this.extensions.extend(this.dispatchTable());
     this.table = this.baseTable;
     this.rows = new Map(this.baseTable.map((entry) => [entry.method, entry]));
+    this.signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtl);
+    // Replaced by the replicas' shared secret when serving as one of several.
+    const signerOf = () => this.signer;
     this.stateless = new StatelessServing({
       serverInfo,
       cache: options.cache,
       hideUnauthorized: options.hideUnauthorized === true,
-      signer: new RequestStateSigner(options.requestStateSecret, options.requestStateTtl),
+      get signer() {
+        return signerOf();
+      },
       resources: this.resources,
       capabilities: () => this.capabilities(),
     });
@@ -201,17 +211,49 @@ export class McpServer implements SessionHost {
     return this.prompts.remove(name);
   }
 
-  /** Tells the sessions subscribed to `uri` that it changed. */
+  /** Tells the sessions subscribed to `uri` that it changed (on every replica, when it has several). */
   resourceUpdated(uri: string): void {
-    this.subscriptions.resourceUpdated(uri);
-    for (const session of this.sessions) {
-      if (session.subscriptions.has(uri)) session.notify("notifications/resources/updated", { uri });
-    }
+    this.deliver({ kind: "updated", uri });
+    this.broadcasts?.publish({ kind: "updated", uri });
   }
 
   /** Sends a log message to every session, each filtered by its own level. */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    for (const session of this.sessions) if (session.revision) session.log(level, data, logger);
+    const broadcast: Broadcast =
+      logger === undefined ? { kind: "log", level, data } : { kind: "log", level, data, logger };
+    this.deliver(broadcast);
+    this.broadcasts?.publish(broadcast);
+  }
+
+  /** Delivers a server-wide notification to this process's listen streams and sessions. */
+  private deliver(broadcast: Broadcast): void {
+    if (broadcast.kind === "updated") this.subscriptions.resourceUpdated(broadcast.uri);
+    if (broadcast.kind === "listChanged")
+      for (const kind of broadcast.lists) this.subscriptions.listChanged(kind);
+    for (const session of this.sessions) {
+      if (!session.revision || !session.deliversBroadcasts) continue;
+      if (broadcast.kind === "updated") {
+        if (session.subscriptions.has(broadcast.uri))
+          session.notify("notifications/resources/updated", { uri: broadcast.uri });
+      } else if (broadcast.kind === "log") {
+        session.log(broadcast.level, broadcast.data, broadcast.logger);
+      } else {
+        for (const kind of broadcast.lists)
+          if (session.capabilities[kind]) session.notify(`notifications/${kind}/list_changed`);
+      }
+    }
+  }
+
+  /**
+   * @internal Serves as one of several replicas: server-wide notifications raised here reach the
+   * sessions and listen streams of every replica on `bus`.
+   */
+  async replicate(bus: MessageBus, requestStateSecret: string | Uint8Array | undefined): Promise<void> {
+    if (requestStateSecret !== undefined)
+      this.signer = new RequestStateSigner(requestStateSecret, this.options.requestStateTtl);
+    if (this.broadcasts) return;
+    this.broadcasts = new Broadcasts(bus, (broadcast) => this.deliver(broadcast));
+    await this.broadcasts.start();
   }
 
   /** The capabilities this server declares in `initialize`: what is registered, and what was asked for. */
@@ -269,7 +311,7 @@ export class McpServer implements SessionHost {
         resource,
       ),
       row("resources/unsubscribe", "resources", (params, ctx) => {
-        ctx.session.subscriptions.delete(String(params.uri));
+        if (ctx.session.subscriptions.delete(String(params.uri))) ctx.session.saveShared();
         return {};
       }),
       row("prompts/list", "prompts", (params, ctx) =>
@@ -407,11 +449,15 @@ export class McpServer implements SessionHost {
         requiredScopes: (message: JSONRPCMessage) => this.requiredScopes(message),
         declaredScopes: () => this.declaredScopes(),
       },
+      replicate: (replication: Replication) =>
+        this.replicate(replication.bus, replication.requestStateSecret),
     };
   }
 
   /** Ends every session. */
   async close(): Promise<void> {
+    this.broadcasts?.close();
+    this.broadcasts = undefined;
     await Promise.all([...this.sessions].map((session) => session.close()));
     await this.extensions.close();
     const endpoint = await this.webEndpoint?.catch(() => undefined);
@@ -423,25 +469,24 @@ export class McpServer implements SessionHost {
       throw new McpError(ErrorCode.InvalidParams, 'resources/subscribe needs a string "uri"');
     if (!this.resources.has(uri))
       throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
-    session.subscriptions.add(uri);
+    if (!session.subscriptions.has(uri)) {
+      session.subscriptions.add(uri);
+      session.saveShared();
+    }
     return {};
   }
 
   /** Coalesces changes made in one tick into one notification per list per session. */
   private listChanged(kind: ListKind): void {
     this.declared = undefined;
-    if (this.sessions.size === 0 || this.changed.has(kind)) return;
+    if ((this.sessions.size === 0 && !this.broadcasts) || this.changed.has(kind)) return;
     this.changed.add(kind);
     if (this.changed.size > 1) return;
     queueMicrotask(() => {
-      for (const changedKind of this.changed) this.subscriptions.listChanged(changedKind);
-      for (const session of this.sessions) {
-        if (!session.revision) continue;
-        for (const changedKind of this.changed) {
-          if (session.capabilities[changedKind]) session.notify(`notifications/${changedKind}/list_changed`);
-        }
-      }
+      const broadcast: Broadcast = { kind: "listChanged", lists: [...this.changed] };
       this.changed.clear();
+      this.deliver(broadcast);
+      this.broadcasts?.publish(broadcast);
     });
   }
 }

@@ -5,7 +5,7 @@ import { legacy } from "../protocol/eras/legacy.js";
 import { modern, speaksModern } from "../protocol/eras/modern.js";
 import { chooseServerVersion } from "../protocol/eras/negotiate.js";
 import { adaptDescription, type Revision, revisionOf } from "../protocol/revisions/index.js";
-import type { Transport } from "../protocol/transport.js";
+import type { SharedSessionState, Transport } from "../protocol/transport.js";
 import type { Implementation } from "../protocol/types/base.js";
 import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type {
@@ -32,6 +32,15 @@ export interface SessionHost {
   release(session: ServerSession): void;
 }
 
+/** What a session keeps for the other replicas of its server: enough to serve any of its requests. */
+interface SessionSnapshot {
+  protocolVersion: string;
+  clientInfo?: Implementation;
+  clientCapabilities: ClientCapabilities;
+  logLevel?: LoggingLevel;
+  subscriptions: string[];
+}
+
 /**
  * One client connection of a server, in the handshake era: negotiates the revision in
  * `initialize` and refuses other requests until then.
@@ -51,6 +60,8 @@ export class ServerSession {
   /** Resolves when the client sent `notifications/initialized`. */
   readonly initialized: Promise<void>;
   private markInitialized!: () => void;
+  /** Where the session's state is kept for the other replicas, when it is served by several. */
+  private readonly shared: SharedSessionState | undefined;
 
   constructor(
     private readonly host: SessionHost,
@@ -58,6 +69,7 @@ export class ServerSession {
     options: Pick<PeerOptions, "requestTimeout" | "trace"> & { assumeVersion?: string },
   ) {
     this.peer = new Peer(transport, { ...options, guard: (request, meta) => this.admit(request, meta) });
+    this.shared = transport.sharedSession;
     if (options.assumeVersion !== undefined) {
       // Stateless HTTP: no handshake; the request's MCP-Protocol-Version header stands for it.
       this.revision =
@@ -70,7 +82,48 @@ export class ServerSession {
     });
     this.peer.setNotificationHandler("notifications/initialized", () => this.markInitialized());
     this.peer.onClose(() => host.release(this));
+    if (this.shared) {
+      if (this.shared.restored) this.restore(this.shared.restored);
+      this.shared.onchange = (state) => this.restore(state);
+    }
     host.install(this);
+  }
+
+  /** Whether server-wide notifications reach this session from this process (see `SharedSessionState`). */
+  get deliversBroadcasts(): boolean {
+    return this.shared?.deliversBroadcasts ?? true;
+  }
+
+  /** Saves what the session negotiated and asked for, for the other replicas serving it. */
+  saveShared(): void {
+    if (!this.shared || !this.revision) return;
+    const state: SessionSnapshot = {
+      protocolVersion: this.revision.version,
+      clientCapabilities: this.clientCapabilities,
+      subscriptions: [...this.subscriptions],
+    };
+    if (this.clientInfo !== undefined) state.clientInfo = this.clientInfo;
+    if (this.logLevel !== undefined) state.logLevel = this.logLevel;
+    this.shared.save(state as unknown as Record<string, unknown>);
+  }
+
+  /** Takes the state another replica saved: the session continues here as it was there. */
+  private restore(saved: Record<string, unknown>): void {
+    const state = saved as Partial<SessionSnapshot>;
+    const revision =
+      typeof state.protocolVersion === "string" ? revisionOf(state.protocolVersion) : undefined;
+    if (!revision) return;
+    if (!this.revision) {
+      this.revision = revision;
+      this.peer.batches = revision.batches;
+      this.capabilities = this.host.capabilities();
+      this.markInitialized();
+    }
+    this.clientInfo = state.clientInfo;
+    this.clientCapabilities = state.clientCapabilities ?? {};
+    this.logLevel = isLoggingLevel(state.logLevel) ? state.logLevel : undefined;
+    this.subscriptions.clear();
+    for (const uri of state.subscriptions ?? []) if (typeof uri === "string") this.subscriptions.add(uri);
   }
 
   /** The negotiated protocol version. */
@@ -105,6 +158,7 @@ export class ServerSession {
       throw new McpError(ErrorCode.InvalidParams, `Unknown logging level: ${JSON.stringify(level)}`);
     }
     this.logLevel = level;
+    this.saveShared();
     return {};
   }
 
@@ -152,6 +206,7 @@ export class ServerSession {
       serverInfo: adaptDescription(this.host.serverInfo, this.revision!),
     };
     if (this.host.instructions !== undefined) result.instructions = this.host.instructions;
+    this.saveShared();
     return result;
   }
 }

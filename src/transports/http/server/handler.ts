@@ -22,6 +22,7 @@ import {
 import { type OriginPolicy, originProblem } from "../shared/origin.js";
 import { type EventStore, MemoryEventStore } from "./event-store.js";
 import { modernErrorStatus, modernHeaderProblem, type ParamHeaders } from "./modern-headers.js";
+import type { Replication } from "./replication.js";
 import {
   DELETE_RULES,
   GET_RULES,
@@ -31,7 +32,7 @@ import {
   replyError,
   unsupportedHeader,
 } from "./replies.js";
-import { SessionStore } from "./session-store.js";
+import { OpenSessions } from "./session-store.js";
 import { HttpSessionTransport, type ResponseMode } from "./session-transport.js";
 import { StatelessTransport } from "./stateless-transport.js";
 
@@ -68,6 +69,11 @@ export interface StreamableHttpOptions extends OriginPolicy {
   auth?: HttpAuthHooks;
   /** For each tool, the `Mcp-Param-*` headers its arguments are mirrored in (2026-07-28). */
   paramHeaders?: ParamHeaders;
+  /**
+   * Serve as one of several interchangeable replicas: sessions, stream events and messages between
+   * replicas are kept in these shared stores (see `mcpkit/redis`), so any replica serves any request.
+   */
+  replication?: Replication;
 }
 
 /** The version a request without `MCP-Protocol-Version` is assumed to speak, as the spec says. */
@@ -79,7 +85,10 @@ const DEFAULT_HEADER_VERSION = "2025-03-26";
  * stateless transport.
  */
 export class StreamableHttpHandler {
-  private readonly sessions: SessionStore;
+  private readonly sessions: OpenSessions;
+  private readonly replication: Replication | undefined;
+  /** Sessions other replicas opened, being joined by this one. */
+  private readonly joining = new Map<string, Promise<void>>();
   private readonly eventStore: EventStore | undefined;
   /** Serves stateless (2026-07-28) requests, once one came. */
   private stateless: StatelessTransport | undefined;
@@ -92,11 +101,15 @@ export class StreamableHttpHandler {
     private readonly supportedVersions: readonly string[],
     private readonly options: StreamableHttpOptions = {},
   ) {
+    this.replication = options.stateless ? undefined : options.replication;
     this.eventStore =
-      options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
-    this.sessions = new SessionStore(
-      options.sessionIdleTimeout ?? 30 * 60_000,
+      options.eventStore === false
+        ? undefined
+        : (options.eventStore ?? this.replication?.events ?? new MemoryEventStore());
+    this.sessions = new OpenSessions(
+      this.replication?.sessions.idleTimeout ?? options.sessionIdleTimeout ?? 30 * 60_000,
       options.maxSessions ?? 10_000,
+      this.replication?.sessions,
     );
   }
 
@@ -174,15 +187,28 @@ export class StreamableHttpHandler {
         return reply(exchange, 503, ErrorCode.ServerError, why, { "retry-after": "60" }, ids[0]);
       }
       const sessionId = randomBytes(16).toString("base64url");
-      const transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId, false));
-      this.sessions.add(sessionId, transport, this.principal(exchange, auth));
+      const principal = this.principal(exchange, auth);
+      const replication = this.replication;
+      const transport = new HttpSessionTransport(
+        sessionId,
+        this.streamOptions(sessionId, false),
+        replication && { replication, restored: undefined },
+      );
+      if (replication) {
+        try {
+          await replication.sessions.create(sessionId, principal);
+          await transport.link!.start();
+        } catch (error) {
+          transport.link!.close();
+          return unavailable(exchange, error, ids[0]);
+        }
+      }
+      this.sessions.add(sessionId, transport, principal);
       await this.connect(transport, {});
       transport.receive(exchange, [message], ids, false, auth);
       return;
     }
-    this.sessions
-      .of(exchange, this.principal(exchange, auth))
-      ?.receive(exchange, [message], ids, false, auth);
+    (await this.sessionOf(exchange, auth, ids[0]))?.receive(exchange, [message], ids, false, auth);
   }
 
   /**
@@ -219,7 +245,7 @@ export class StreamableHttpHandler {
       if (ids.length === 0) await transport.close();
       return;
     }
-    this.sessions.of(exchange, this.principal(exchange, auth))?.receive(exchange, messages, ids, true, auth);
+    (await this.sessionOf(exchange, auth))?.receive(exchange, messages, ids, true, auth);
   }
 
   /** The POST's JSON-RPC message (or batch, unchecked), or `undefined` after answering 413 or 400. */
@@ -329,18 +355,66 @@ export class StreamableHttpHandler {
     if (!this.keepsSessions) return noSessions(exchange);
     if (refused(exchange, GET_RULES)) return;
     if (this.headerVersion(exchange) === null) return;
-    const transport = this.sessions.of(exchange, this.principal(exchange, auth));
+    const transport = await this.sessionOf(exchange, auth);
     if (transport) await transport.openGet(exchange, exchange.header("last-event-id"));
   }
 
   private async delete(exchange: HttpExchange, auth: AuthInfo | undefined): Promise<void> {
     if (!this.keepsSessions) return noSessions(exchange);
     if (refused(exchange, DELETE_RULES)) return;
-    const transport = this.sessions.of(exchange, this.principal(exchange, auth));
+    const transport = await this.sessionOf(exchange, auth);
     if (!transport) return;
+    if (this.replication) {
+      try {
+        await this.replication.sessions.delete(transport.sessionId!);
+        await transport.link!.endEverywhere();
+      } catch (error) {
+        return unavailable(exchange, error);
+      }
+    }
     this.sessions.delete(transport.sessionId!);
     await transport.close();
     exchange.respond(200, {});
+  }
+
+  /**
+   * The request's session, or `undefined` after answering 400, 404, or 503 (the shared store cannot
+   * be reached). A session another replica opened is joined first: its state is read from the store.
+   */
+  private async sessionOf(
+    exchange: HttpExchange,
+    auth: AuthInfo | undefined,
+    id?: RequestId,
+  ): Promise<HttpSessionTransport | undefined> {
+    const sessionId = exchange.header("mcp-session-id");
+    if (this.replication && sessionId !== undefined && !this.sessions.has(sessionId)) {
+      try {
+        await this.join(sessionId, this.replication);
+      } catch (error) {
+        unavailable(exchange, error, id);
+        return undefined;
+      }
+    }
+    return this.sessions.of(exchange, this.principal(exchange, auth));
+  }
+
+  /** Serves here a session another replica opened, if it is still open. */
+  private join(sessionId: string, replication: Replication): Promise<void> {
+    let joining = this.joining.get(sessionId);
+    if (joining) return joining;
+    joining = (async () => {
+      const record = await replication.sessions.touch(sessionId);
+      if (!record || this.sessions.has(sessionId) || this.sessions.full) return;
+      const transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId, false), {
+        replication,
+        restored: record.state,
+      });
+      await transport.link!.start();
+      this.sessions.add(sessionId, transport, record.principal);
+      await this.connect(transport, {});
+    })().finally(() => this.joining.delete(sessionId));
+    this.joining.set(sessionId, joining);
+    return joining;
   }
 
   /** Whom a request's sessions are bound to: the verified caller, else what `principalOf` says. */
@@ -390,6 +464,12 @@ function batchProblem(batch: unknown[]): string | undefined {
 /** Answers a request whose credentials fall short (401, 403, 400). */
 function refuse(exchange: HttpExchange, refusal: HttpRefusal, id?: RequestId): void {
   reply(exchange, refusal.status, ErrorCode.ServerError, refusal.message, { ...refusal.headers }, id);
+}
+
+/** Answers a request that needs the shared stores while they cannot be reached. */
+function unavailable(exchange: HttpExchange, error: unknown, id?: RequestId): void {
+  const why = `Service Unavailable: the shared session store cannot be reached (${(error as Error).message}); retry shortly`;
+  reply(exchange, 503, ErrorCode.ServerError, why, { "retry-after": "1" }, id);
 }
 
 /** GET and DELETE of an endpoint that keeps no sessions. */

@@ -13,4 +13,11 @@ export { WebExchange } from "./adapters/web.js";
 export { type EventStore, MemoryEventStore } from "./event-store.js";
 export { StreamableHttpHandler, type StreamableHttpOptions } from "./handler.js";
 export { type HttpServerHandle, type ListenHttpOptions, listenHttp } from "./listen.js";
+export {
+  type MessageBus,
+  type Replication,
+  ReplicationUnavailableError,
+  type SessionRecord,
+  type SessionStore,
+} from "./replication.js";
 export { HttpSessionTransport, type ResponseMode } from "./session-transport.js";

@@ -1,5 +1,6 @@
 import { ErrorCode } from "../../../jsonrpc/errors.js";
 import type { HttpExchange } from "../shared/exchange.js";
+import type { SessionStore } from "./replication.js";
 import { reply } from "./replies.js";
 import type { HttpSessionTransport } from "./session-transport.js";
 
@@ -7,10 +8,16 @@ interface SessionEntry {
   transport: HttpSessionTransport;
   principal: string | undefined;
   lastUsed: number;
+  /** When the shared store last heard the session was used here. */
+  sharedAt: number;
 }
 
-/** The endpoint's sessions: who opened each, when it was last used, and the sweeper of idle ones. */
-export class SessionStore {
+/**
+ * The sessions this process serves: who opened each, when it was last used, and the sweeper of
+ * idle ones. With a shared store, they are this replica's part of the sessions it keeps: use here
+ * keeps a session alive there, and one that ended there ends here.
+ */
+export class OpenSessions {
   private readonly entries = new Map<string, SessionEntry>();
   private sweeper: NodeJS.Timeout | undefined;
 
@@ -19,7 +26,13 @@ export class SessionStore {
     private readonly idleTimeout: number,
     /** The most sessions open at once. */
     readonly maxSessions: number,
+    private readonly shared?: SessionStore,
   ) {}
+
+  /** The session, if this process serves it. */
+  has(sessionId: string): boolean {
+    return this.entries.has(sessionId);
+  }
 
   /** Whether another session would be one too many. */
   get full(): boolean {
@@ -32,7 +45,8 @@ export class SessionStore {
 
   /** Keeps a new session, bound to whoever opened it (`undefined`: to no one). */
   add(sessionId: string, transport: HttpSessionTransport, principal: string | undefined): void {
-    this.entries.set(sessionId, { transport, principal, lastUsed: Date.now() });
+    const now = Date.now();
+    this.entries.set(sessionId, { transport, principal, lastUsed: now, sharedAt: now });
     this.startSweeper();
   }
 
@@ -53,7 +67,23 @@ export class SessionStore {
       return undefined;
     }
     entry.lastUsed = Date.now();
+    this.share(sessionId, entry);
     return entry.transport;
+  }
+
+  /** Tells the shared store the session is in use, now and then, and ends it here if it ended there. */
+  private share(sessionId: string, entry: SessionEntry): void {
+    const shared = this.shared;
+    if (!shared || entry.lastUsed - entry.sharedAt < shared.idleTimeout / 10) return;
+    entry.sharedAt = entry.lastUsed;
+    shared.touch(sessionId).then(
+      (record) => {
+        if (record || this.entries.get(sessionId) !== entry) return;
+        this.entries.delete(sessionId);
+        void entry.transport.close();
+      },
+      () => {},
+    );
   }
 
   /** Forgets a session (DELETE); its transport is the caller's to close. */
@@ -82,6 +112,7 @@ export class SessionStore {
       // A request still being answered, or a client on a stream, is use too.
       if (entry.transport.busy) {
         entry.lastUsed = Date.now();
+        this.share(id, entry);
         continue;
       }
       this.entries.delete(id);

@@ -7,8 +7,10 @@ import {
   type Transport,
   type TransportHandlers,
 } from "../../../protocol/transport.js";
-import type { HttpExchange } from "../shared/exchange.js";
+import type { HttpExchange, SseSink } from "../shared/exchange.js";
 import { formatSseEvent } from "../shared/sse.js";
+import type { Replication } from "./replication.js";
+import { SessionLink } from "./session-link.js";
 import { nextStreamNumber, Stream, type StreamOptions, streamHeaders } from "./stream.js";
 
 export type { ResponseMode, StreamOptions } from "./stream.js";
@@ -32,11 +34,28 @@ export class HttpSessionTransport implements Transport {
   private standalone: Stream | undefined;
   private readonly resumable = new Map<string, Stream>();
   private closed = false;
+  /** The session's link to the other replicas serving it, when it has some. */
+  readonly link: SessionLink | undefined;
 
   constructor(
     readonly sessionId: string | undefined,
     private readonly options: StreamOptions,
-  ) {}
+    /** Serves a session shared by several replicas, with the state saved when this one joined it. */
+    shared?: { replication: Replication; restored: Record<string, unknown> | undefined },
+  ) {
+    if (shared && sessionId !== undefined) {
+      this.link = new SessionLink(shared.replication, sessionId, shared.restored, {
+        deliverResponse: (message) => this.handlers?.onmessage(message, CHECKED),
+        writeStandalone: (message) => this.sendStandalone(message, messageJson(message)),
+        listening: () => this.standalone?.listening ?? false,
+        end: () => void this.close(),
+      });
+    }
+  }
+
+  get sharedSession(): SessionLink | undefined {
+    return this.link;
+  }
 
   async start(handlers: TransportHandlers): Promise<void> {
     this.handlers = handlers;
@@ -72,7 +91,16 @@ export class HttpSessionTransport implements Transport {
       if (this.options.responseMode === "sse") this.openPostStream(post);
     }
     const checked = auth ? { auth } : CHECKED;
-    for (const message of messages) this.handlers?.onmessage(message, checked);
+    const link = this.link;
+    for (const message of messages) {
+      if (link && !("method" in message) && "id" in message) {
+        // A response to a request another replica sent goes there.
+        const id = link.incomingResponse(message as JSONRPCMessage & { id: RequestId });
+        if (id !== undefined) this.handlers?.onmessage({ ...message, id } as JSONRPCMessage, checked);
+      } else {
+        this.handlers?.onmessage(message, checked);
+      }
+    }
   }
 
   /** Serves the standalone GET stream, or resumes a stream after `Last-Event-ID`. */
@@ -81,8 +109,11 @@ export class HttpSessionTransport implements Transport {
     if (lastEventId !== undefined && store) {
       const sink = exchange.openStream(this.streamHeaders());
       // Event ids are `<stream id>:<position>`: only this session's own streams are replayed.
-      const stream = this.resumable.get(lastEventId.slice(0, lastEventId.lastIndexOf(":")));
+      const streamId = lastEventId.slice(0, lastEventId.lastIndexOf(":"));
+      const stream = this.resumable.get(streamId);
       if (!stream) {
+        if (this.link && streamId.startsWith(`${this.sessionId}-`))
+          return this.resumeShared(sink, lastEventId, streamId);
         sink.end();
         return;
       }
@@ -107,8 +138,49 @@ export class HttpSessionTransport implements Transport {
     this.standalone.attach(exchange.openStream(this.streamHeaders()));
   }
 
+  /**
+   * A stream another replica wrote (the client lost it there): what it missed is replayed from the
+   * shared event store. The GET stream continues here; a request's stream ends, and the client
+   * comes back for what follows until its response is among the replayed events.
+   */
+  private async resumeShared(sink: SseSink, lastEventId: string, streamId: string): Promise<void> {
+    try {
+      await this.options.eventStore!.replayAfter(lastEventId, (id, message) =>
+        sink.write(formatSseEvent({ id, data: messageJson(message) })),
+      );
+    } catch {
+      sink.end();
+      return;
+    }
+    if (!streamId.startsWith(`${this.sessionId}-get-`) || this.standalone?.listening) {
+      sink.end();
+      return;
+    }
+    this.standalone ??= this.newStream(true);
+    this.standalone.attach(sink, true);
+  }
+
   send(message: JSONRPCMessage, relatedRequestId?: RequestId): void {
     if (this.closed) throw new McpError(ErrorCode.ConnectionClosed, "the HTTP session is closed");
+    const link = this.link;
+    if (link) {
+      if ("method" in message && "id" in message) {
+        message = { ...message, id: link.outgoingId(message.id) };
+      } else if (link.saving && "id" in message) {
+        // The state this request changed is kept before it is answered, or the answer says why not.
+        messageJson(message);
+        const answered = message as JSONRPCMessage & { id: RequestId };
+        void link.saving.then(() => {
+          if (this.closed) return;
+          this.sendNow(link.saveError ? unkept(answered.id, link.saveError) : answered, relatedRequestId);
+        });
+        return;
+      }
+    }
+    this.sendNow(message, relatedRequestId);
+  }
+
+  private sendNow(message: JSONRPCMessage, relatedRequestId: RequestId | undefined): void {
     const isResponse = "id" in message && !("method" in message);
     const key = isResponse ? (message as { id: RequestId }).id : relatedRequestId;
     const post = key === undefined ? undefined : this.byRequest.get(key);
@@ -116,7 +188,9 @@ export class HttpSessionTransport implements Transport {
     const json = messageJson(message);
     // Answers always as JSON (`responseMode: "json"`): what comes before them goes on the GET stream.
     if (!post || (!isResponse && this.options.responseMode === "json")) {
-      this.sendStandalone(message, json);
+      // The GET stream may be held by another replica.
+      if (this.link && !this.standalone?.listening) this.link.sendStandalone(message);
+      else this.sendStandalone(message, json);
       return;
     }
     if (isResponse) {
@@ -138,6 +212,7 @@ export class HttpSessionTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.link?.close();
     for (const post of new Set(this.byRequest.values())) {
       post.exchange?.respond(404, { "content-type": "application/json", ...this.options.headers() }, gone);
     }
@@ -201,7 +276,8 @@ export class HttpSessionTransport implements Transport {
   }
 
   private newStream(keepBacklog = false): Stream {
-    const id = `${this.sessionId ?? "stateless"}-${nextStreamNumber()}`;
+    // The GET stream's id says so, for a replica it is resumed on.
+    const id = `${this.sessionId ?? "stateless"}-${keepBacklog ? "get-" : ""}${nextStreamNumber()}`;
     const stream = new Stream(id, this.options, (ended) => this.resumable.delete(ended.id), keepBacklog);
     if (this.options.eventStore) this.resumable.set(stream.id, stream);
     return stream;
@@ -216,6 +292,12 @@ const conflict = JSON.stringify({
   jsonrpc: "2.0",
   error: { code: ErrorCode.ServerError, message: "Conflict: this session already has a GET stream" },
 });
+
+/** The answer to a request whose change of the session's state could not be kept. */
+function unkept(id: RequestId, error: Error): JSONRPCMessage {
+  const message = `Session store unavailable: the session's state could not be saved (${error.message})`;
+  return { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message } };
+}
 
 const gone = JSON.stringify({
   jsonrpc: "2.0",

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
 import { extend } from "../../../util/extend.js";
@@ -76,11 +77,15 @@ export class Stream {
     if (!store) {
       this.emit(undefined, json);
     } else if (this.tail) {
-      this.tail = this.tail.then(async () => this.emit(await store.append(this.id, message), json));
+      this.tail = this.tail.then(async () => this.emit(await stored(store, this.id, message), json));
     } else {
       const id = store.append(this.id, message);
       if (typeof id === "string") this.emit(id, json);
-      else this.tail = id.then((eventId) => this.emit(eventId, json));
+      else
+        this.tail = id.then(
+          (eventId) => this.emit(eventId, json),
+          () => this.emit(undefined, json),
+        );
     }
   }
 
@@ -124,11 +129,26 @@ export class Stream {
   }
 }
 
-let streamCounter = 0;
+/** The event id of a stored message; none if the store failed (the client then cannot resume past it). */
+async function stored(
+  store: EventStore,
+  streamId: string,
+  message: JSONRPCMessage,
+): Promise<string | undefined> {
+  try {
+    return await store.append(streamId, message);
+  } catch {
+    return undefined;
+  }
+}
 
-/** A number for a new stream's id, unique in this process. */
-export function nextStreamNumber(): number {
-  return ++streamCounter;
+let streamCounter = 0;
+/** Tells this process's streams apart from those of other replicas sharing an event store. */
+const PROCESS_TAG = randomBytes(4).toString("hex");
+
+/** A name for a new stream's id, unique in this process and beyond it. */
+export function nextStreamNumber(): string {
+  return `${PROCESS_TAG}${++streamCounter}`;
 }
 
 /** The most undelivered messages the GET stream keeps for a client that has not opened it yet. */

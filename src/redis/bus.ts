@@ -1,0 +1,21 @@
+import { randomBytes } from "node:crypto";
+import type { MessageBus } from "../transports/http/server/replication.js";
+import type { RedisConnection } from "./connection.js";
+
+/** Messages between replicas on Redis pub/sub, channels named `<prefix><channel>`. */
+export class RedisMessageBus implements MessageBus {
+  readonly replicaId = randomBytes(6).toString("base64url");
+
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly prefix: string,
+  ) {}
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.redis.command(["PUBLISH", this.prefix + channel, message]);
+  }
+
+  subscribe(channel: string, listener: (message: string) => void): Promise<() => void> {
+    return this.redis.subscribe(this.prefix + channel, listener);
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * `mcpkit/redis`: run a server as several interchangeable replicas behind a load balancer, with
+ * sessions, SSE events and messages between replicas kept in Redis (`@redis/client`, an optional
+ * peer dependency loaded only by this entry).
+ */
+export {
+  type MessageBus,
+  type Replication,
+  ReplicationUnavailableError,
+  type SessionRecord,
+  type SessionStore,
+} from "../transports/http/server/replication.js";
+export { RedisMessageBus } from "./bus.js";
+export { RedisConnection, type RedisConnectionOptions } from "./connection.js";
+export { RedisEventStore } from "./event-store.js";
+export { type RedisReplication, type RedisReplicationOptions, redisReplication } from "./replication.js";
+export { RedisSessionStore } from "./session-store.js";

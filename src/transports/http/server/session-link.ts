@@ -1,0 +1,151 @@
+import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
+import type { SharedSessionState } from "../../../protocol/transport.js";
+import type { Replication } from "./replication.js";
+
+/** What a session's link does on the replica it belongs to. */
+export interface SessionLinkHost {
+  /** A client's response to a request this replica sent (its id restored). */
+  deliverResponse(message: JSONRPCMessage): void;
+  /** A message for the GET stream, sent by another replica; written if this one holds it. */
+  writeStandalone(message: JSONRPCMessage): void;
+  /** Whether this replica holds the session's GET stream, with a client reading it. */
+  listening(): boolean;
+  /** The session was ended on another replica (DELETE). */
+  end(): void;
+}
+
+type LinkMessage =
+  | { from: string; t: "state"; state: Record<string, unknown> }
+  | { from: string; t: "response"; message: JSONRPCMessage }
+  | { from: string; t: "standalone"; message: JSONRPCMessage }
+  | { from: string; t: "end" };
+
+/** The most requests to the client one replica keeps waiting for in a session. */
+const MAX_OUTSTANDING = 10_000;
+
+/**
+ * One replica's link to a session served by several: it saves the server's state of the session
+ * for the others, hands a client's responses to the replica that sent the request, sends what is
+ * meant for the GET stream to whichever replica holds it, and ends the session everywhere.
+ */
+export class SessionLink implements SharedSessionState {
+  onchange: ((state: Record<string, unknown>) => void) | undefined;
+  /** Saves not yet kept; a response waits for them, so the next request finds the state anywhere. */
+  saving: Promise<void> | undefined;
+  /** Why the last save failed, for the response that waited for it. */
+  saveError: Error | undefined;
+  private stop: (() => void) | undefined;
+  private closed = false;
+  /** The ids this replica gave its requests to the client, to their ids in the engine. */
+  private readonly outstanding = new Map<string, RequestId>();
+  private readonly channel: string;
+
+  constructor(
+    private readonly replication: Replication,
+    readonly sessionId: string,
+    readonly restored: Record<string, unknown> | undefined,
+    private readonly host: SessionLinkHost,
+  ) {
+    this.channel = `session:${sessionId}`;
+  }
+
+  get deliversBroadcasts(): boolean {
+    return this.host.listening();
+  }
+
+  /** Receives what the other replicas send this session, from now on. */
+  async start(): Promise<void> {
+    const stop = await this.replication.bus.subscribe(this.channel, (text) => this.receive(text));
+    if (this.closed) stop();
+    else this.stop = stop;
+  }
+
+  save(state: Record<string, unknown>): void {
+    const { sessions } = this.replication;
+    const kept = (this.saving ?? Promise.resolve()).then(async () => {
+      await sessions.save(this.sessionId, state);
+      this.saveError = undefined;
+      await this.publish({ t: "state", state });
+    });
+    const settled = kept.catch((error: unknown) => {
+      this.saveError = error as Error;
+    });
+    this.saving = settled;
+    void settled.then(() => {
+      if (this.saving === settled) this.saving = undefined;
+    });
+  }
+
+  /** A request to the client gets an id no other replica gives, so its response finds its way back. */
+  outgoingId(id: RequestId): string {
+    const wire = `${this.replication.bus.replicaId}.${id}`;
+    if (this.outstanding.size >= MAX_OUTSTANDING)
+      this.outstanding.delete(this.outstanding.keys().next().value!);
+    this.outstanding.set(wire, id);
+    return wire;
+  }
+
+  /**
+   * A response from the client: the engine's id if this replica sent the request, else
+   * `undefined` after passing it to the replica that did.
+   */
+  incomingResponse(message: JSONRPCMessage & { id: RequestId }): RequestId | undefined {
+    const own = this.outstanding.get(String(message.id));
+    if (own !== undefined) {
+      this.outstanding.delete(String(message.id));
+      return own;
+    }
+    void this.publish({ t: "response", message }).catch(() => {});
+    return undefined;
+  }
+
+  /** A message for the GET stream, which another replica holds (if any does). */
+  sendStandalone(message: JSONRPCMessage): void {
+    void this.publish({ t: "standalone", message }).catch(() => {});
+  }
+
+  /** Ends the session on every other replica. */
+  endEverywhere(): Promise<void> {
+    return this.publish({ t: "end" });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.stop?.();
+    this.stop = undefined;
+  }
+
+  private publish(message: Record<string, unknown>): Promise<void> {
+    const text = JSON.stringify({ from: this.replication.bus.replicaId, ...message });
+    return this.replication.bus.publish(this.channel, text);
+  }
+
+  private receive(text: string): void {
+    let message: LinkMessage;
+    try {
+      message = JSON.parse(text) as LinkMessage;
+    } catch {
+      return;
+    }
+    if (message.from === this.replication.bus.replicaId) return;
+    switch (message.t) {
+      case "state":
+        this.onchange?.(message.state);
+        return;
+      case "response": {
+        const id = (message.message as { id?: RequestId }).id;
+        const own = id === undefined ? undefined : this.outstanding.get(String(id));
+        if (own === undefined) return;
+        this.outstanding.delete(String(id));
+        this.host.deliverResponse({ ...message.message, id: own } as JSONRPCMessage);
+        return;
+      }
+      case "standalone":
+        if (this.host.listening()) this.host.writeStandalone(message.message);
+        return;
+      case "end":
+        this.host.end();
+        return;
+    }
+  }
+}

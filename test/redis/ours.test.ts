@@ -1,0 +1,112 @@
+/**
+ * mcpkit's client, in a 2025-11-25 session, through a round-robin balancer (no stickiness) to three
+ * replica processes sharing one redis-server: every request may land on another replica.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { McpClient } from "../../src/client/index.js";
+import { eventually } from "../helpers/processes.js";
+import { type Balancer, startBalancer } from "./helpers/balancer.js";
+import { type RedisProcess, startRedis } from "./helpers/redis-server.js";
+import { type Replica, startReplicas } from "./helpers/replicas.js";
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
+
+let redis: RedisProcess;
+let replicas: Replica[];
+let balancer: Balancer;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  replicas = await startReplicas(3, redis.url);
+  balancer = await startBalancer(() => replicas.map((r) => r.port));
+});
+afterAll(async () => {
+  await balancer?.close();
+  await Promise.all((replicas ?? []).map((r) => r.kill()));
+  await redis?.stop();
+});
+
+function connect(onElicit?: () => void) {
+  return McpClient.connect({
+    url: balancer.url,
+    protocolVersion: "2025-11-25",
+    elicitation: async () => {
+      onElicit?.();
+      return { action: "accept", content: { name: "Ada" } };
+    },
+  });
+}
+
+describe("mcpkit's client through the balancer to three replicas", () => {
+  it("lists and calls, served by every replica in one session", async () => {
+    const client = await connect();
+    try {
+      expect((await client.listTools()).map((t) => t.name)).toContain("echo");
+      const pids = new Set<string>();
+      for (let i = 0; i < 6; i++) pids.add((await client.callTool("whoami")).text());
+      expect(pids).toEqual(new Set(replicas.map((r) => String(r.pid))));
+      expect((await client.callTool("echo", { text: "hi" })).text()).toBe("hi");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("answers an elicitation raised on one replica with a response POSTed to another", async () => {
+    const client = await connect();
+    try {
+      for (let i = 0; i < 3; i++) expect((await client.callTool("ask")).text()).toMatch(/^accept:Ada:\d+$/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("delivers resources/updated raised on any replica to a subscription made on another", async () => {
+    const client = await connect();
+    const updates: string[] = [];
+    client.on("resourceUpdated", ({ uri }) => void updates.push(uri));
+    try {
+      await client.subscribeResource("test://watched");
+      for (let i = 0; i < 3; i++) await client.callTool("touch", { uri: "test://watched" });
+      await client.callTool("touch", { uri: "test://other" });
+      expect(await eventually(() => updates.length >= 3)).toBe(true);
+      expect(updates).toEqual(["test://watched", "test://watched", "test://watched"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("honours a logging level set on one replica on all of them", async () => {
+    const client = await connect();
+    const logs: string[] = [];
+    client.on("log", ({ level }) => void logs.push(level));
+    try {
+      await client.setLoggingLevel("warning");
+      for (let i = 0; i < 3; i++) await client.callTool("log");
+      expect(await eventually(() => logs.length >= 6)).toBe(true);
+      expect(logs).toEqual(["warning", "error", "warning", "error", "warning", "error"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("ends a session everywhere on DELETE", async () => {
+    const client = await connect();
+    const sessionId = (client as unknown as { transport?: { sessionId?: string } }).transport?.sessionId;
+    await client.callTool("whoami");
+    await client.close();
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(balancer.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+          "mcp-session-id": sessionId ?? "none",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      expect(response.status).toBe(404);
+    }
+    expect(redis.cli("KEYS", "test:session:*")).not.toContain(sessionId ?? "none");
+  });
+});
