@@ -16,9 +16,10 @@ import { type CliContext, examplesHelp, unwrap } from "../shared/command.js";
 import { ConnectionError, describeError, UsageError } from "../shared/errors.js";
 import { listenError, warnIfReachable } from "../shared/listen-notes.js";
 import { collect, envOf, headersOf, parseDuration } from "../shared/options.js";
+import { checkRedisUrl, type RedisCliOptions, redisOption, replicationOf } from "../shared/redis-option.js";
 import { note } from "../shared/status.js";
 
-interface ProxyCliOptions extends AuthCliOptions {
+interface ProxyCliOptions extends AuthCliOptions, RedisCliOptions {
   http?: boolean;
   stdio?: boolean;
   port?: string;
@@ -166,9 +167,16 @@ function describeServers(proxy: ProxyServer, disabled: string[] = []): void {
 async function run(operands: string[], context: CliContext, options: ProxyCliOptions): Promise<void> {
   if (options.http && options.stdio) throw new UsageError("--http and --stdio exclude each other");
   const auth = await authOf(options, options.stdio === true);
+  checkRedisUrl(options.redis);
+  if (options.stdio && options.redis !== undefined)
+    throw new UsageError("--redis is for --http, not --stdio");
   const http =
     !options.stdio &&
-    (options.http || options.port !== undefined || options.host !== undefined || auth !== undefined);
+    (options.http ||
+      options.port !== undefined ||
+      options.host !== undefined ||
+      auth !== undefined ||
+      options.redis !== undefined);
   if (options.stdio && (options.port !== undefined || options.host !== undefined)) {
     throw new UsageError("--port and --host are for --http, not --stdio");
   }
@@ -230,19 +238,28 @@ async function run(operands: string[], context: CliContext, options: ProxyCliOpt
   }
   warnIfReachable(options.host);
   let handle: Awaited<ReturnType<ProxyServer["serveHttp"]>>;
+  let replication: Awaited<ReturnType<typeof replicationOf>>;
   try {
-    handle = await proxy.serveHttp({ port, host: options.host, legacySse: true, ...(auth ? { auth } : {}) });
+    replication = await replicationOf(options.redis);
+    handle = await proxy.serveHttp({
+      port,
+      host: options.host,
+      legacySse: true,
+      ...(auth ? { auth } : {}),
+      ...(replication ? { replication } : {}),
+    });
   } catch (error) {
     // Nothing is served: stop the upstreams already started, then say why.
     await proxy.close().catch(() => {});
     await audit?.close();
+    await replication?.close();
     throw listenError(error, options.host, port);
   }
   note(`mcpkit: proxy listening on ${handle.url}`);
   note(`mcpkit: legacy HTTP+SSE clients: ${new URL("/sse", handle.url).href}`);
   if (auth) noteProtected(auth.issuer, auth.resource ?? handle.url, auth.scopes);
   for (const signal of ["SIGINT", "SIGTERM"] as const)
-    process.on(signal, () => void stop(() => handle.close()));
+    process.on(signal, () => void stop(() => handle.close().then(() => replication?.close())));
 }
 
 /** Declares `proxy`. */
@@ -319,7 +336,7 @@ serve. The callers' tokens are never sent upstream: a URL upstream gets only its
       ).argParser(parseDuration),
     )
     .option("--verbose", "print what stdio upstreams write to stderr");
-  return authOptions(command)
+  return redisOption(authOptions(command))
     .addHelpText(
       "after",
       examplesHelp([

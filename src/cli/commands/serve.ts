@@ -9,6 +9,7 @@ import { type AuthCliOptions, authOf, authOptions, noteProtected } from "../shar
 import { type CliContext, examplesHelp, unwrap } from "../shared/command.js";
 import { describeError, UsageError } from "../shared/errors.js";
 import { listenError, warnIfReachable } from "../shared/listen-notes.js";
+import { checkRedisUrl, type RedisCliOptions, redisOption, replicationOf } from "../shared/redis-option.js";
 import { note } from "../shared/status.js";
 
 /**
@@ -26,7 +27,7 @@ export interface BundledServer {
 
 export type BundledServers = Record<string, BundledServer>;
 
-interface ServeOptions extends AuthCliOptions {
+interface ServeOptions extends AuthCliOptions, RedisCliOptions {
   http?: boolean;
   port?: string;
   host?: string;
@@ -76,22 +77,39 @@ async function createServer(servers: BundledServers, name: string, args: string[
 
 async function serve(server: McpServer, name: string, options: ServeOptions): Promise<void> {
   const auth = await authOf(options, false);
-  const http = options.http || options.port !== undefined || options.host !== undefined || auth !== undefined;
+  const http =
+    options.http ||
+    options.port !== undefined ||
+    options.host !== undefined ||
+    auth !== undefined ||
+    options.redis !== undefined;
   if (!http) {
     await server.serveStdio(); // the process exits when stdin closes
     return;
   }
   const port = portOf(options.port);
   warnIfReachable(options.host);
+  const replication = await replicationOf(options.redis);
   const handle = await server
-    .serveHttp({ port, host: options.host, legacySse: true, ...(auth ? { auth } : {}) })
-    .catch((error: unknown) => {
+    .serveHttp({
+      port,
+      host: options.host,
+      legacySse: true,
+      ...(auth ? { auth } : {}),
+      ...(replication ? { replication } : {}),
+    })
+    .catch(async (error: unknown) => {
+      await replication?.close();
       throw listenError(error, options.host, port);
     });
   note(`mcpkit: ${name} listening on ${handle.url}`);
   note(`mcpkit: legacy HTTP+SSE clients: ${new URL("/sse", handle.url).href}`);
   if (auth) noteProtected(auth.issuer, auth.resource ?? handle.url, auth.scopes);
-  const stop = () => void handle.close().then(() => process.exit(0));
+  const stop = () =>
+    void handle
+      .close()
+      .then(() => replication?.close())
+      .then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }
@@ -126,7 +144,7 @@ the authorization server.`),
     .option("--http", "serve Streamable HTTP instead of stdio")
     .option("--port <n>", "HTTP port (default 3000; 0 picks a free one; implies --http)")
     .option("--host <address>", "HTTP address to bind (default 127.0.0.1; implies --http)");
-  return authOptions(command)
+  return redisOption(authOptions(command))
     .allowUnknownOption()
     .addHelpText(
       "after",
@@ -141,6 +159,10 @@ the authorization server.`),
             "mcpkit serve everything --port 3000 --auth-issuer https://auth.example.com --scopes mcp:tools",
             "the same, for callers with a token from that authorization server",
           ],
+          [
+            "mcpkit serve everything --port 3001 --redis redis://127.0.0.1:6379",
+            "one of several replicas behind a load balancer, sessions kept in Redis",
+          ],
           ["mcpkit tools -- mcpkit serve calculator", "list its tools through the CLI itself"],
           ["npx @modelcontextprotocol/inspector mcpkit serve calculator", "open it in the MCP Inspector"],
         ]),
@@ -148,6 +170,7 @@ the authorization server.`),
     .action(async (name: string, args: string[], options: ServeOptions) => {
       // A bad port or auth option is a usage error before anything starts.
       portOf(options.port);
+      checkRedisUrl(options.redis);
       await authOf(options, false);
       const tail = context.afterDashes?.length ? ["--", ...context.afterDashes] : [];
       await serve(await createServer(servers, name, [...args, ...tail]), name, options);

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomInt } from "node:crypto";
 import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
 import { extend } from "../../../util/extend.js";
@@ -144,9 +144,9 @@ async function stored(
 
 let streamCounter = 0;
 /** Tells this process's streams apart from those of other replicas sharing an event store. */
-const PROCESS_TAG = randomBytes(4).toString("hex");
+const PROCESS_TAG = String(randomInt(1e9, 1e10));
 
-/** A name for a new stream's id, unique in this process and beyond it. */
+/** A name for a new stream's id (digits: a tag of ten, then a count), unique in this process and beyond it. */
 export function nextStreamNumber(): string {
   return `${PROCESS_TAG}${++streamCounter}`;
 }
