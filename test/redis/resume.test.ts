@@ -1,0 +1,99 @@
+/**
+ * Resumable streams across replicas: a call's SSE events are kept in Redis Streams, so a client that
+ * lost its stream resumes it with Last-Event-ID on another replica (through the balancer) and gets
+ * every event exactly once, even when the replica that held the stream was killed.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Balancer, startBalancer } from "./helpers/balancer.js";
+import { type Event, openSession, readEvents } from "./helpers/raw.js";
+import { type RedisProcess, startRedis } from "./helpers/redis-server.js";
+import { type Replica, startReplicas } from "./helpers/replicas.js";
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
+
+let redis: RedisProcess;
+let replicas: Replica[];
+let balancer: Balancer;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  replicas = await startReplicas(3, redis.url);
+  balancer = await startBalancer(() => replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null).map((r) => r.port));
+});
+afterAll(async () => {
+  await balancer?.close();
+  await Promise.all((replicas ?? []).map((r) => r.kill()));
+  await redis?.stop();
+});
+
+const slowCall = (n: number) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 7,
+    method: "tools/call",
+    params: { name: "slow", arguments: { n }, _meta: { progressToken: "p" } },
+  });
+
+/** The ids of a stream's entries in Redis, as event ids. */
+function storedIds(streamId: string): string[] {
+  const out = redis.cli("XRANGE", `test:events:${streamId}`, "-", "+");
+  return out
+    .split("\n")
+    .filter((line) => /^\d+-\d+$/.test(line))
+    .map((entry) => `${streamId}:${entry}`);
+}
+
+const withData = (events: Event[]) => events.filter((e) => e.data !== undefined);
+
+describe("resuming a stream on another replica", () => {
+  it("gets what a stream lost, and what follows, until the response, each event once", async () => {
+    const headers = await openSession(balancer.url);
+    const direct = `http://127.0.0.1:${replicas[0]!.port}/mcp`;
+    const controller = new AbortController();
+    const first: Event[] = [];
+    const response = await fetch(direct, { method: "POST", headers, body: slowCall(8), signal: controller.signal });
+    // The client drops the stream after two progress events; the call goes on on its replica.
+    await readEvents(response, (event) => {
+      first.push(event);
+      if (withData(first).length === 2) controller.abort();
+    });
+    let last = first.at(-1)!.id!;
+    const later: Event[] = [];
+    // Each resumption (round robin: another replica each time) replays what was kept since, until the response.
+    while (!later.some((e) => e.data && "result" in e.data)) {
+      const resumed = await fetch(balancer.url, { method: "GET", headers: { ...headers, "last-event-id": last } });
+      expect(resumed.status).toBe(200);
+      const events = withData(await readEvents(resumed));
+      later.push(...events);
+      if (events.length > 0) last = events.at(-1)!.id!;
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const all = [...withData(first), ...later];
+    const progress = all.filter((e) => e.data?.method === "notifications/progress").map((e) => e.data!.params.progress);
+    expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(all.at(-1)!.data).toMatchObject({ id: 7, result: { content: [{ type: "text", text: "done" }] } });
+    expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
+  });
+
+  it("gets every event a killed replica kept, exactly once, from another replica", async () => {
+    const headers = await openSession(balancer.url);
+    const victim = replicas[1]!;
+    const first: Event[] = [];
+    const response = await fetch(`http://127.0.0.1:${victim.port}/mcp`, { method: "POST", headers, body: slowCall(50) });
+    let killed: Promise<void> | undefined;
+    await readEvents(response, (event) => {
+      first.push(event);
+      if (withData(first).length === 3) killed ??= victim.kill("SIGKILL");
+    });
+    await killed;
+    const streamId = first[0]!.id!.slice(0, first[0]!.id!.lastIndexOf(":"));
+    const last = withData(first).at(-1)!.id!;
+    const resumed = await fetch(balancer.url, { method: "GET", headers: { ...headers, "last-event-id": last } });
+    expect(resumed.status).toBe(200);
+    const later = withData(await readEvents(resumed));
+    const received = [...withData(first), ...later].map((e) => e.id);
+    // Everything the killed replica kept, in order, none twice, none missing.
+    expect(received).toEqual(storedIds(streamId));
+    expect(received.length).toBeGreaterThanOrEqual(3);
+  });
+});
