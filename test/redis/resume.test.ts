@@ -18,7 +18,9 @@ let balancer: Balancer;
 beforeAll(async () => {
   redis = await startRedis();
   replicas = await startReplicas(3, redis.url);
-  balancer = await startBalancer(() => replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null).map((r) => r.port));
+  balancer = await startBalancer(() =>
+    replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null).map((r) => r.port),
+  );
 });
 afterAll(async () => {
   await balancer?.close();
@@ -51,7 +53,12 @@ describe("resuming a stream on another replica", () => {
     const direct = `http://127.0.0.1:${replicas[0]!.port}/mcp`;
     const controller = new AbortController();
     const first: Event[] = [];
-    const response = await fetch(direct, { method: "POST", headers, body: slowCall(8), signal: controller.signal });
+    const response = await fetch(direct, {
+      method: "POST",
+      headers,
+      body: slowCall(8),
+      signal: controller.signal,
+    });
     // The client drops the stream after two progress events; the call goes on on its replica.
     await readEvents(response, (event) => {
       first.push(event);
@@ -61,7 +68,10 @@ describe("resuming a stream on another replica", () => {
     const later: Event[] = [];
     // Each resumption (round robin: another replica each time) replays what was kept since, until the response.
     while (!later.some((e) => e.data && "result" in e.data)) {
-      const resumed = await fetch(balancer.url, { method: "GET", headers: { ...headers, "last-event-id": last } });
+      const resumed = await fetch(balancer.url, {
+        method: "GET",
+        headers: { ...headers, "last-event-id": last },
+      });
       expect(resumed.status).toBe(200);
       const events = withData(await readEvents(resumed));
       later.push(...events);
@@ -69,7 +79,9 @@ describe("resuming a stream on another replica", () => {
       else await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const all = [...withData(first), ...later];
-    const progress = all.filter((e) => e.data?.method === "notifications/progress").map((e) => e.data!.params.progress);
+    const progress = all
+      .filter((e) => e.data?.method === "notifications/progress")
+      .map((e) => e.data!.params.progress);
     expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(all.at(-1)!.data).toMatchObject({ id: 7, result: { content: [{ type: "text", text: "done" }] } });
     expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
@@ -79,7 +91,11 @@ describe("resuming a stream on another replica", () => {
     const headers = await openSession(balancer.url);
     const victim = replicas[1]!;
     const first: Event[] = [];
-    const response = await fetch(`http://127.0.0.1:${victim.port}/mcp`, { method: "POST", headers, body: slowCall(50) });
+    const response = await fetch(`http://127.0.0.1:${victim.port}/mcp`, {
+      method: "POST",
+      headers,
+      body: slowCall(50),
+    });
     let killed: Promise<void> | undefined;
     await readEvents(response, (event) => {
       first.push(event);
@@ -88,7 +104,10 @@ describe("resuming a stream on another replica", () => {
     await killed;
     const streamId = first[0]!.id!.slice(0, first[0]!.id!.lastIndexOf(":"));
     const last = withData(first).at(-1)!.id!;
-    const resumed = await fetch(balancer.url, { method: "GET", headers: { ...headers, "last-event-id": last } });
+    const resumed = await fetch(balancer.url, {
+      method: "GET",
+      headers: { ...headers, "last-event-id": last },
+    });
     expect(resumed.status).toBe(200);
     const later = withData(await readEvents(resumed));
     const received = [...withData(first), ...later].map((e) => e.id);

@@ -48,7 +48,8 @@ async function sdkV1(url: string): Promise<Sdk> {
   return {
     updates,
     logs,
-    call: async (name, args = {}) => ((await client.callTool({ name, arguments: args })) as Text).content[0]!.text,
+    call: async (name, args = {}) =>
+      ((await client.callTool({ name, arguments: args })) as Text).content[0]!.text,
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),
     subscribe: async (uri) => void (await client.subscribeResource({ uri })),
     setLevel: async (level) => void (await client.setLoggingLevel(level)),
@@ -65,7 +66,10 @@ async function sdkV2(url: string): Promise<Sdk> {
   });
   const updates: string[] = [];
   const logs: string[] = [];
-  client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Ada" } }));
+  client.setRequestHandler("elicitation/create", async () => ({
+    action: "accept",
+    content: { name: "Ada" },
+  }));
   client.setNotificationHandler("notifications/resources/updated", (n) => void updates.push(n.params.uri));
   client.setNotificationHandler("notifications/message", (n) => void logs.push(n.params.level));
   const transport = new HttpV2(new URL(url));
@@ -73,7 +77,8 @@ async function sdkV2(url: string): Promise<Sdk> {
   return {
     updates,
     logs,
-    call: async (name, args = {}) => ((await client.callTool({ name, arguments: args })) as Text).content[0]!.text,
+    call: async (name, args = {}) =>
+      ((await client.callTool({ name, arguments: args })) as Text).content[0]!.text,
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),
     subscribe: async (uri) => void (await client.subscribeResource({ uri })),
     setLevel: async (level) => void (await client.setLoggingLevel(level)),

@@ -36,7 +36,10 @@ export async function openSession(url: string): Promise<Record<string, string>> 
  * Reads an SSE response's events as they come, calling `onEvent` with each; resolves with all of
  * them when the stream ends (or breaks: a killed server).
  */
-export async function readEvents(response: Response, onEvent: (event: Event) => void = () => {}): Promise<Event[]> {
+export async function readEvents(
+  response: Response,
+  onEvent: (event: Event) => void = () => {},
+): Promise<Event[]> {
   const events: Event[] = [];
   const decoder = new TextDecoder();
   let buffer = "";

@@ -1,0 +1,101 @@
+/**
+ * Redis stopped while three replicas serve, then started again: what needs it fails with a JSON-RPC
+ * error saying so, stateless (2026-07-28) requests go on, and service comes back without a restart.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { McpClient } from "../../src/client/index.js";
+import { type Balancer, startBalancer } from "./helpers/balancer.js";
+import { HEADERS, openSession } from "./helpers/raw.js";
+import { type RedisProcess, startRedis } from "./helpers/redis-server.js";
+import { REPLICA, type Replica, startReplica, startReplicas } from "./helpers/replicas.js";
+
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+let redis: RedisProcess;
+let replicas: Replica[];
+let balancer: Balancer;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  replicas = await startReplicas(3, redis.url);
+  balancer = await startBalancer(() => replicas.map((r) => r.port));
+});
+afterAll(async () => {
+  await balancer?.close();
+  await Promise.all((replicas ?? []).map((r) => r.kill()));
+  await redis?.stop();
+});
+
+const initialize = () =>
+  fetch(balancer.url, {
+    method: "POST",
+    headers: HEADERS,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  });
+
+describe("Redis lost while serving, then back", () => {
+  it("refuses what needs Redis with a JSON-RPC error, serves stateless requests, and recovers", async () => {
+    const session = await openSession(balancer.url);
+    const stateless = await McpClient.connect({ url: balancer.url, protocolVersion: "2026-07-28" });
+    try {
+      await redis.stop();
+
+      // A new session needs Redis: every replica says why it cannot open one.
+      for (let i = 0; i < 3; i++) {
+        const refused = await initialize();
+        expect(refused.status).toBe(503);
+        const body = await refused.json();
+        expect(body).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32000 } });
+        expect(body.error.message).toMatch(/session store cannot be reached.*Redis/);
+      }
+      // A replica that has not served the session yet must read it from Redis.
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(balancer.url, {
+          method: "POST",
+          headers: session,
+          body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+        });
+        statuses.push(response.status);
+        if (response.status === 503) expect((await response.json()).error.message).toMatch(/Redis/);
+        else await response.text();
+      }
+      expect(statuses).toContain(503);
+      // Stateless requests need no shared state: served by every replica.
+      for (let i = 0; i < 3; i++)
+        expect((await stateless.callTool("echo", { text: "still" })).text()).toBe("still");
+
+      await redis.start();
+      // The replicas reconnect on their own (bounded backoff); new sessions open on each again.
+      let opened = 0;
+      const deadline = Date.now() + 30_000;
+      while (opened < 3 && Date.now() < deadline) {
+        const response = await initialize();
+        await response.text();
+        opened = response.status === 200 ? opened + 1 : 0;
+        if (response.status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(opened).toBe(3);
+      const client = await McpClient.connect({ url: balancer.url, protocolVersion: "2025-11-25" });
+      const pids = new Set<string>();
+      for (let i = 0; i < 3; i++) pids.add((await client.callTool("whoami")).text());
+      expect(pids.size).toBe(3);
+      await client.close();
+    } finally {
+      await stateless.close();
+    }
+  });
+
+  it("exits with a clear error when Redis cannot be reached at start", async () => {
+    const error = await startReplica([REPLICA, "redis://127.0.0.1:1"]).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error?.message).toMatch(/exited \(3\).*cannot connect to Redis at 127\.0\.0\.1:1/s);
+  });
+});
