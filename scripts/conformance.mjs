@@ -3,6 +3,7 @@
 // conformance/baseline.json, which may only shrink:
 //   node scripts/conformance.mjs server 2025-11-25
 //   node scripts/conformance.mjs client 2025-11-25
+//   node scripts/conformance.mjs server 2025-11-25 --replicas 3   (three replicas on Redis, behind a balancer)
 // Exit 0 when every failure is in the baseline and every baseline entry still fails.
 // The referee (pinned by conformance/referee/) and a Node >= 22 for it are installed from the npm
 // registry into a cache (MCP_CONFORMANCE_CACHE, default ~/.cache/mcp-conformance) on first use.
@@ -13,7 +14,12 @@ import { compare, readBaseline } from "./conformance/baseline.mjs";
 import { runReferee } from "./conformance/referee.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const [leg, revision = "2025-11-25"] = process.argv.slice(2);
+const [leg, revision = "2025-11-25", ...rest] = process.argv.slice(2);
+const replicas = rest[0] === "--replicas" ? Number(rest[1]) : undefined;
+if (replicas !== undefined && (leg !== "server" || !Number.isInteger(replicas) || replicas < 1)) {
+  console.error("usage: conformance.mjs server <revision> --replicas N");
+  process.exit(2);
+}
 if (leg !== "server" && leg !== "client") {
   console.error("usage: conformance.mjs server|client [revision]");
   process.exit(2);
@@ -69,7 +75,8 @@ const scored = (scenarios) => scenarios.filter((s) => s.scored).map((s) => [s.na
 const outcomes = new Map();
 try {
   if (leg === "server") {
-    const fixture = { mode: "server", start: "npm run -s fixture:server", cwd: root };
+    const start = replicas ? `REPLICAS=${replicas} npm run -s fixture:replicas` : "npm run -s fixture:server";
+    const fixture = { mode: "server", start, cwd: root };
     const port = await freePort();
     const scenarios = await runReferee({
       ...fixture,

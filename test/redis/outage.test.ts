@@ -49,7 +49,7 @@ describe("Redis lost while serving, then back", () => {
       for (let i = 0; i < 3; i++) {
         const refused = await initialize();
         expect(refused.status).toBe(503);
-        const body = await refused.json();
+        const body = (await refused.json()) as { error: { message: string } };
         expect(body).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32000 } });
         expect(body.error.message).toMatch(/session store cannot be reached.*Redis/);
       }
@@ -62,7 +62,8 @@ describe("Redis lost while serving, then back", () => {
           body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
         });
         statuses.push(response.status);
-        if (response.status === 503) expect((await response.json()).error.message).toMatch(/Redis/);
+        if (response.status === 503)
+          expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/Redis/);
         else await response.text();
       }
       expect(statuses).toContain(503);

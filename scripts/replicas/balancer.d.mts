@@ -1,0 +1,14 @@
+export interface Balancer {
+  /** The MCP endpoint's URL through the balancer. */
+  readonly url: string;
+  readonly port: number;
+  /** The replica ports requests went to, in order. */
+  readonly routed: number[];
+  close(): Promise<void>;
+}
+
+/** Listens on `port` (0: a free one) and spreads requests round-robin over the replicas `ports()` names. */
+export function startBalancer(
+  ports: () => number[],
+  options?: { port?: number; path?: string },
+): Promise<Balancer>;

@@ -1,0 +1,57 @@
+/**
+ * A round-robin HTTP balancer in front of replicas, with no stickiness: each request goes to the
+ * next replica, whatever session it belongs to. A replica that refuses the connection (it was
+ * killed) is skipped, and the request goes to the next.
+ */
+import { createServer, request as httpRequest } from "node:http";
+
+/**
+ * Listens on `port` (0: a free one) and spreads requests over the replicas `ports()` names.
+ * @param {() => number[]} ports
+ * @param {{ port?: number, path?: string }} [options]
+ */
+export async function startBalancer(ports, { port: listenPort = 0, path = "/mcp" } = {}) {
+  let next = 0;
+  /** @type {number[]} */
+  const routed = [];
+  const forward = (req, res, body, attempt) => {
+    const all = ports();
+    const port = all[next++ % all.length];
+    const upstream = httpRequest(
+      { host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers },
+      (reply) => {
+        routed.push(port);
+        res.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(res);
+        res.on("close", () => reply.destroy());
+      },
+    );
+    upstream.on("error", (error) => {
+      if (error.code === "ECONNREFUSED" && attempt < all.length) return forward(req, res, body, attempt + 1);
+      if (!res.headersSent) res.writeHead(502).end();
+      else res.destroy();
+    });
+    // The client hung up: so does the balancer, upstream (as a real one does).
+    res.on("close", () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    upstream.end(body);
+  };
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => forward(req, res, Buffer.concat(chunks), 1));
+  });
+  await new Promise((resolve) => server.listen(listenPort, "127.0.0.1", resolve));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    port,
+    routed,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
