@@ -2,10 +2,22 @@ import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import type { EventStore } from "../transports/http/server/event-store.js";
 import type { RedisConnection } from "./connection.js";
 
+/** How often a stream another replica writes is read for a client resuming it here, in ms. */
+const FOLLOW_INTERVAL = 100;
+
+/** `<stream id>:<entry id>` (the priming event's entry is `0`). */
+function parseEventId(eventId: string): { streamId: string; after: string } | undefined {
+  const colon = eventId.lastIndexOf(":");
+  if (colon <= 0) return undefined;
+  const after = eventId.slice(colon + 1);
+  return /^\d+(-\d+)?$/.test(after) ? { streamId: eventId.slice(0, colon), after } : undefined;
+}
+
 /**
  * SSE events in Redis Streams, one per SSE stream (`<prefix>events:<stream id>`), trimmed to about
  * `maxEventsPerStream` entries (`XADD MAXLEN ~`) and expiring `ttl` ms after its last event. Event
- * ids are `<stream id>:<entry id>`, so any replica can replay a stream another one wrote.
+ * ids are `<stream id>:<entry id>`, so any replica can replay a stream another one wrote, and
+ * follow one another one is still writing (polling it) until its end marker.
  */
 export class RedisEventStore implements EventStore {
   constructor(
@@ -33,16 +45,83 @@ export class RedisEventStore implements EventStore {
     return `${streamId}:${entry}`;
   }
 
+  finish(streamId: string): void {
+    const key = this.key(streamId);
+    this.redis
+      .command(["XADD", key, "MAXLEN", "~", String(this.maxEventsPerStream), "*", "end", "1"])
+      .then(() => this.redis.command(["PEXPIRE", key, String(this.ttl)]))
+      .catch(() => {});
+  }
+
+  follow(
+    lastEventId: string,
+    send: (eventId: string, message: JSONRPCMessage) => void,
+    end: () => void,
+  ): () => void {
+    const parsed = parseEventId(lastEventId);
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const stop = () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
+    if (!parsed) {
+      queueMicrotask(end);
+      return stop;
+    }
+    const { streamId } = parsed;
+    let after = parsed.after;
+    let quietSince = Date.now();
+    const poll = async () => {
+      timer = undefined;
+      let entries: [string, string[]][];
+      try {
+        entries = await this.range(streamId, after);
+      } catch {
+        entries = [];
+      }
+      if (stopped) return;
+      for (const [entry, fields] of entries) {
+        after = entry;
+        if (fields.includes("end")) {
+          stop();
+          end();
+          return;
+        }
+        const at = fields.indexOf("m");
+        if (at >= 0) send(`${streamId}:${entry}`, JSON.parse(fields[at + 1]!) as JSONRPCMessage);
+      }
+      const now = Date.now();
+      if (entries.length > 0) quietSince = now;
+      // Bounded: a stream silent this long (its writer gone) ends here; the client may come back.
+      if (now - quietSince > this.ttl) {
+        stop();
+        end();
+        return;
+      }
+      timer = setTimeout(() => void poll(), FOLLOW_INTERVAL);
+      timer.unref();
+    };
+    void poll();
+    return stop;
+  }
+
   async replayAfter(
     lastEventId: string,
     send: (eventId: string, message: JSONRPCMessage) => void,
   ): Promise<string | undefined> {
-    const colon = lastEventId.lastIndexOf(":");
-    if (colon <= 0) return undefined;
-    const streamId = lastEventId.slice(0, colon);
-    const after = lastEventId.slice(colon + 1);
-    if (!/^\d+(-\d+)?$/.test(after)) return undefined;
-    const entries = await this.redis.command<[string, string[]][]>([
+    const parsed = parseEventId(lastEventId);
+    if (!parsed) return undefined;
+    for (const [entry, fields] of await this.range(parsed.streamId, parsed.after)) {
+      const at = fields.indexOf("m");
+      if (at >= 0) send(`${parsed.streamId}:${entry}`, JSON.parse(fields[at + 1]!) as JSONRPCMessage);
+    }
+    return parsed.streamId;
+  }
+
+  /** The stream's entries after `after`, as many as a stream keeps. */
+  private range(streamId: string, after: string): Promise<[string, string[]][]> {
+    return this.redis.command<[string, string[]][]>([
       "XRANGE",
       this.key(streamId),
       `(${after}`,
@@ -50,11 +129,6 @@ export class RedisEventStore implements EventStore {
       "COUNT",
       String(this.maxEventsPerStream),
     ]);
-    for (const [entry, fields] of entries) {
-      const at = fields.indexOf("m");
-      if (at >= 0) send(`${streamId}:${entry}`, JSON.parse(fields[at + 1]!) as JSONRPCMessage);
-    }
-    return streamId;
   }
 
   private key(streamId: string): string {

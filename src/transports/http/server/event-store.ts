@@ -13,6 +13,18 @@ export interface EventStore {
     lastEventId: string,
     send: (eventId: string, message: JSONRPCMessage) => void,
   ): string | undefined | Promise<string | undefined>;
+  /** Marks a stream finished: no event comes after those appended. For `follow` on other replicas. */
+  finish?(streamId: string): void;
+  /**
+   * A store shared by replicas: sends the stream's events after `lastEventId` as any replica
+   * appends them, then calls `end` once the stream is finished (or the store gives up on it, after
+   * a long silence); returns what stops it. A replica resumes there a stream another one writes.
+   */
+  follow?(
+    lastEventId: string,
+    send: (eventId: string, message: JSONRPCMessage) => void,
+    end: () => void,
+  ): () => void;
 }
 
 /** An in-memory event store, bounded per stream and in the number of streams it keeps. */

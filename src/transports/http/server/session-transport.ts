@@ -34,6 +34,8 @@ export class HttpSessionTransport implements Transport {
   private standalone: Stream | undefined;
   private readonly resumable = new Map<string, Stream>();
   private closed = false;
+  /** Streams of other replicas followed for clients here (see `resumeShared`). */
+  private readonly follows = new Set<() => void>();
   /** The session's link to the other replicas serving it, when it has some. */
   readonly link: SessionLink | undefined;
 
@@ -144,15 +146,36 @@ export class HttpSessionTransport implements Transport {
    * comes back for what follows until its response is among the replayed events.
    */
   private async resumeShared(sink: SseSink, lastEventId: string, streamId: string): Promise<void> {
+    const store = this.options.eventStore!;
+    const isGet = streamId.startsWith(`${this.sessionId}-get-`);
+    if (!isGet && store.follow) {
+      // The request's stream goes on where it is written: follow it to its response. The retry
+      // interval goes first, so the response starts before any event comes.
+      sink.write(formatSseEvent({ retry: this.options.retryInterval, data: "" }));
+      const stop = store.follow(
+        lastEventId,
+        (id, message) => sink.write(formatSseEvent({ id, data: messageJson(message) })),
+        () => {
+          this.follows.delete(stop);
+          sink.end();
+        },
+      );
+      this.follows.add(stop);
+      sink.onClose(() => {
+        this.follows.delete(stop);
+        stop();
+      });
+      return;
+    }
     try {
-      await this.options.eventStore!.replayAfter(lastEventId, (id, message) =>
+      await store.replayAfter(lastEventId, (id, message) =>
         sink.write(formatSseEvent({ id, data: messageJson(message) })),
       );
     } catch {
       sink.end();
       return;
     }
-    if (!streamId.startsWith(`${this.sessionId}-get-`) || this.standalone?.listening) {
+    if (!isGet || this.standalone?.listening) {
       sink.end();
       return;
     }
@@ -213,6 +236,8 @@ export class HttpSessionTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.link?.close();
+    for (const stop of this.follows) stop();
+    this.follows.clear();
     for (const post of new Set(this.byRequest.values())) {
       post.exchange?.respond(404, { "content-type": "application/json", ...this.options.headers() }, gone);
     }

@@ -109,6 +109,11 @@ export class Stream {
   /** No more messages: end once what is queued is written. */
   finish(): void {
     this.done = true;
+    const store = this.options.eventStore;
+    if (store?.finish) {
+      if (this.tail) this.tail = this.tail.then(() => store.finish!(this.id));
+      else store.finish(this.id);
+    }
     const end = () => {
       if (!this.sink) return;
       this.detach();
