@@ -89,6 +89,32 @@ describe("mcpkit's client through the balancer to three replicas", () => {
     }
   });
 
+  it("delivers list changes and resource updates raised on any replica to 2025 sessions and 2026 listen streams", async () => {
+    const legacy = await connect();
+    const modern = await McpClient.connect({ url: balancer.url, protocolVersion: "2026-07-28" });
+    const other = await connect();
+    const seen = { legacyLists: 0, modernLists: 0, modernUpdates: [] as string[] };
+    legacy.on("toolsListChanged", () => void seen.legacyLists++);
+    modern.on("toolsListChanged", () => void seen.modernLists++);
+    modern.on("resourceUpdated", ({ uri }) => void seen.modernUpdates.push(uri));
+    try {
+      await modern.subscribeResource("test://watched");
+      // The listen stream is open (on one replica) once a first update arrives through it.
+      await other.callTool("touch", { uri: "test://watched" });
+      expect(await eventually(() => seen.modernUpdates.length >= 1)).toBe(true);
+      for (let i = 0; i < 3; i++) await other.callTool("grow");
+      for (let i = 0; i < 3; i++) await other.callTool("touch", { uri: "test://watched" });
+      expect(
+        await eventually(
+          () => seen.legacyLists >= 3 && seen.modernLists >= 3 && seen.modernUpdates.length >= 4,
+        ),
+      ).toBe(true);
+      expect(seen.modernUpdates).toEqual(Array(4).fill("test://watched"));
+    } finally {
+      await Promise.all([legacy.close(), modern.close(), other.close()]);
+    }
+  });
+
   it("ends a session everywhere on DELETE", async () => {
     const client = await connect();
     const sessionId = (client as unknown as { transport?: { sessionId?: string } }).transport?.sessionId;
