@@ -3,7 +3,7 @@
  * next replica, whatever session it belongs to. A replica that refuses the connection (it was
  * killed) is skipped, and the request goes to the next.
  */
-import { createServer, request as httpRequest } from "node:http";
+import { Agent, createServer, request as httpRequest } from "node:http";
 
 /**
  * Listens on `port` (0: a free one) and spreads requests over the replicas `ports()` names.
@@ -12,13 +12,15 @@ import { createServer, request as httpRequest } from "node:http";
  */
 export async function startBalancer(ports, { port: listenPort = 0, path = "/mcp" } = {}) {
   let next = 0;
+  // Connections to the replicas are kept open and reused, as a real balancer's are.
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   /** @type {number[]} */
   const routed = [];
   const forward = (req, res, body, attempt) => {
     const all = ports();
     const port = all[next++ % all.length];
     const upstream = httpRequest(
-      { host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers },
+      { host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers, agent },
       (reply) => {
         routed.push(port);
         res.writeHead(reply.statusCode ?? 502, reply.headers);
@@ -50,6 +52,7 @@ export async function startBalancer(ports, { port: listenPort = 0, path = "/mcp"
     routed,
     close: () =>
       new Promise((resolve) => {
+        agent.destroy();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
