@@ -69,7 +69,13 @@ async function startReplicas(config) {
     async stop() {
       await balancer.close();
       await Promise.all(
-        children.map((child) => new Promise((resolve) => (child.once("exit", resolve), child.disconnect()))),
+        children.map(
+          (child) =>
+            new Promise((resolve) => {
+              child.once("exit", resolve);
+              child.disconnect();
+            }),
+        ),
       );
     },
   };
