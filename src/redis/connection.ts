@@ -33,7 +33,6 @@ function makeClient(options: RedisConnectionOptions, connected: () => boolean) {
 }
 
 type Client = ReturnType<typeof makeClient>;
-type Listener = (message: string) => void;
 
 /**
  * The two connections a process keeps to Redis: one for commands, one for subscriptions. A lost
@@ -41,7 +40,7 @@ type Listener = (message: string) => void;
  * queues), and subscriptions come back with it.
  */
 export class RedisConnection {
-  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly listeners = new Map<string, Set<(message: string) => void>>();
   private lastError: Error | undefined;
 
   private constructor(
@@ -85,7 +84,7 @@ export class RedisConnection {
   }
 
   /** Receives what is published on `channel` until the returned function is called. */
-  async subscribe(channel: string, listener: Listener): Promise<() => void> {
+  async subscribe(channel: string, listener: (message: string) => void): Promise<() => void> {
     let set = this.listeners.get(channel);
     if (!set) {
       set = new Set();

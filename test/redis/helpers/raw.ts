@@ -39,11 +39,14 @@ export async function openSession(url: string): Promise<Record<string, string>> 
 export async function readEvents(
   response: Response,
   onEvent: (event: Event) => void = () => {},
+  /** Stops reading when aborted. */
+  stop?: AbortSignal,
 ): Promise<Event[]> {
   const events: Event[] = [];
   const decoder = new TextDecoder();
   let buffer = "";
   const reader = response.body!.getReader();
+  stop?.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
   try {
     for (;;) {
       const { done, value } = await reader.read();

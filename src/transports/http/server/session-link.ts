@@ -4,8 +4,8 @@ import type { Replication } from "./replication.js";
 
 /** What a session's link does on the replica it belongs to. */
 export interface SessionLinkHost {
-  /** A client's response to a request this replica sent (its id restored). */
-  deliverResponse(message: JSONRPCMessage): void;
+  /** A client's response to a request this replica sent (its id restored), or its cancellation of a request. */
+  deliver(message: JSONRPCMessage): void;
   /** A message for the GET stream, sent by another replica; written if this one holds it. */
   writeStandalone(message: JSONRPCMessage): void;
   /** Whether this replica holds the session's GET stream, with a client reading it. */
@@ -17,6 +17,7 @@ export interface SessionLinkHost {
 type LinkMessage =
   | { from: string; t: "state"; state: Record<string, unknown> }
   | { from: string; t: "response"; message: JSONRPCMessage }
+  | { from: string; t: "cancel"; message: JSONRPCMessage }
   | { from: string; t: "standalone"; message: JSONRPCMessage }
   | { from: string; t: "end" };
 
@@ -99,6 +100,11 @@ export class SessionLink implements SharedSessionState {
     return undefined;
   }
 
+  /** A client's `notifications/cancelled`: the request may be running on another replica. */
+  forwardCancel(message: JSONRPCMessage): void {
+    void this.publish({ t: "cancel", message }).catch(() => {});
+  }
+
   /** A message for the GET stream, which another replica holds (if any does). */
   sendStandalone(message: JSONRPCMessage): void {
     void this.publish({ t: "standalone", message }).catch(() => {});
@@ -137,9 +143,13 @@ export class SessionLink implements SharedSessionState {
         const own = id === undefined ? undefined : this.outstanding.get(String(id));
         if (own === undefined) return;
         this.outstanding.delete(String(id));
-        this.host.deliverResponse({ ...message.message, id: own } as JSONRPCMessage);
+        this.host.deliver({ ...message.message, id: own } as JSONRPCMessage);
         return;
       }
+      case "cancel":
+        // The replica running the request cancels it; the others know no such request.
+        this.host.deliver(message.message);
+        return;
       case "standalone":
         if (this.host.listening()) this.host.writeStandalone(message.message);
         return;

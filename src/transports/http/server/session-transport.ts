@@ -4,6 +4,7 @@ import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
 import {
   type AuthInfo,
   CHECKED,
+  type SharedSessionState,
   type Transport,
   type TransportHandlers,
 } from "../../../protocol/transport.js";
@@ -36,7 +37,7 @@ export class HttpSessionTransport implements Transport {
   private closed = false;
   /** Streams of other replicas followed for clients here (see `resumeShared`). */
   private readonly follows = new Set<() => void>();
-  /** The session's link to the other replicas serving it, when it has some. */
+  /** @internal The session's link to the other replicas serving it, when it has some. */
   readonly link: SessionLink | undefined;
 
   constructor(
@@ -47,7 +48,7 @@ export class HttpSessionTransport implements Transport {
   ) {
     if (shared && sessionId !== undefined) {
       this.link = new SessionLink(shared.replication, sessionId, shared.restored, {
-        deliverResponse: (message) => this.handlers?.onmessage(message, CHECKED),
+        deliver: (message) => this.handlers?.onmessage(message, CHECKED),
         writeStandalone: (message) => this.sendStandalone(message, messageJson(message)),
         listening: () => this.standalone?.listening ?? false,
         end: () => void this.close(),
@@ -55,7 +56,8 @@ export class HttpSessionTransport implements Transport {
     }
   }
 
-  get sharedSession(): SessionLink | undefined {
+  /** The session's state shared with the other replicas, when it is served by several. */
+  get sharedSession(): SharedSessionState | undefined {
     return this.link;
   }
 
@@ -100,6 +102,8 @@ export class HttpSessionTransport implements Transport {
         const id = link.incomingResponse(message as JSONRPCMessage & { id: RequestId });
         if (id !== undefined) this.handlers?.onmessage({ ...message, id } as JSONRPCMessage, checked);
       } else {
+        if (link && "method" in message && message.method === "notifications/cancelled")
+          link.forwardCancel(message);
         this.handlers?.onmessage(message, checked);
       }
     }
