@@ -15,3 +15,4 @@ export { RedisConnection, type RedisConnectionOptions } from "./connection.js";
 export { RedisEventStore } from "./event-store.js";
 export { type RedisReplication, type RedisReplicationOptions, redisReplication } from "./replication.js";
 export { RedisSessionStore } from "./session-store.js";
+export { RedisTaskStore, type RedisTaskStoreOptions } from "./task-store.js";

@@ -4,6 +4,7 @@ import { RedisMessageBus } from "./bus.js";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.js";
 import { RedisEventStore } from "./event-store.js";
 import { RedisSessionStore } from "./session-store.js";
+import { RedisTaskStore, type RedisTaskStoreOptions } from "./task-store.js";
 
 /** Options of `redisReplication`. */
 export interface RedisReplicationOptions extends RedisConnectionOptions {
@@ -25,6 +26,11 @@ export interface RedisReplicationOptions extends RedisConnectionOptions {
 
 /** The shared stores on Redis, and the connections they use. */
 export interface RedisReplication extends Replication {
+  /**
+   * A task store on the same connection, for the tasks extension (`tasks({ store })`), so any
+   * replica answers for a task another one runs.
+   */
+  taskStore(options?: RedisTaskStoreOptions): RedisTaskStore;
   /** Closes both connections to Redis. */
   close(): Promise<void>;
 }
@@ -54,6 +60,7 @@ export async function redisReplication(options: RedisReplicationOptions): Promis
         options.maxEventsPerStream ?? 1000,
       ),
       requestStateSecret,
+      taskStore: (taskOptions) => new RedisTaskStore(redis, prefix, taskOptions),
       close: () => redis.close(),
     };
   } catch (error) {
