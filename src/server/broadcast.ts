@@ -24,14 +24,25 @@ export class Broadcasts {
   /** Delivers what other replicas raise, from now on. */
   async start(): Promise<void> {
     this.stop = await this.bus.subscribe(CHANNEL, (text) => {
-      const { from, broadcast } = JSON.parse(text) as { from: string; broadcast: Broadcast };
-      if (from !== this.bus.replicaId) this.deliver(broadcast);
+      let received: { from: string; broadcast: Broadcast };
+      try {
+        received = JSON.parse(text) as { from: string; broadcast: Broadcast };
+      } catch {
+        return;
+      }
+      if (received.from !== this.bus.replicaId) this.deliver(received.broadcast);
     });
   }
 
   /** Tells the other replicas; one that cannot be reached misses it (as a client not listening would). */
   publish(broadcast: Broadcast): void {
-    const text = JSON.stringify({ from: this.bus.replicaId, broadcast });
+    let text: string;
+    try {
+      text = JSON.stringify({ from: this.bus.replicaId, broadcast });
+    } catch {
+      // A log entry that cannot be serialized reaches this replica's sessions only.
+      return;
+    }
     this.bus.publish(CHANNEL, text).catch(() => {});
   }
 
