@@ -106,14 +106,15 @@ describe("asTools / mcpTool", () => {
 
   it("restarts the timeout on progress, up to the hard cap", async () => {
     const [slow] = (await client.listTools()).filter((tool) => tool.name === "slow");
-    const args = { steps: 6, delay: 100 };
-    // Each step is shorter than the timeout, the whole call longer: progress keeps it alive.
-    const patient = mcpTool(client, slow!, { timeout: 400 });
-    expect((await patient.invoke(args)).text).toBe("alpha: done after 6 steps");
-    const noReset = mcpTool(client, slow!, { timeout: 400, resetTimeoutOnProgress: false });
+    // Steps far shorter than the timeout, the whole call longer than it: progress keeps it alive.
+    // The margins are wide so a loaded machine's pauses between steps cannot reach the timeout.
+    const args = { steps: 20, delay: 100 };
+    const patient = mcpTool(client, slow!, { timeout: 1500 });
+    expect((await patient.invoke(args)).text).toBe("alpha: done after 20 steps");
+    const noReset = mcpTool(client, slow!, { timeout: 1500, resetTimeoutOnProgress: false });
     await expect(noReset.invoke(args)).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
-    const capped = mcpTool(client, slow!, { timeout: 400, maxTotalTimeout: 450 });
-    await expect(capped.invoke(args)).rejects.toThrow(/maximum total time of 450 ms/);
+    const capped = mcpTool(client, slow!, { timeout: 1500, maxTotalTimeout: 1600 });
+    await expect(capped.invoke(args)).rejects.toThrow(/maximum total time of 1600 ms/);
     // The caller's timeout wins over the tool's.
     await expect(patient.invoke(args, { timeout: 50 })).rejects.toMatchObject({
       code: ErrorCode.RequestTimeout,

@@ -99,8 +99,10 @@ describe("Streamable HTTP client: requests stopped in flight", () => {
 
   it("hangs up the POST of a call that timed out", async () => {
     const { server, client } = await setup();
-    const call = client.callTool("slow", {}, { timeout: 50 }).catch((error: Error) => error);
-    expect(((await call) as Error).message).toMatch(/timed out after 50 ms/);
+    // Long enough for the POST to reach the server on a loaded machine before it times out.
+    const call = client.callTool("slow", {}, { timeout: 1500 }).catch((error: Error) => error);
+    await server.holding(1);
+    expect(((await call) as Error).message).toMatch(/timed out after 1500 ms/);
     await server.held[0]!.closed;
     await expect(client.ping()).resolves.toBeUndefined();
   });

@@ -195,21 +195,23 @@ describe("idle sessions", () => {
   it("keeps a session whose request is still being answered", async () => {
     const server = new McpServer({ name: "slow", version: "1.0.0" }).tool(
       "slow",
-      { description: "Takes 400 ms, with progress" },
+      { description: "Takes 2 s, with progress" },
       async (_args, ctx) => {
-        for (let step = 0; step < 4; step++) {
-          ctx.progress(step, 4);
-          await sleep(100);
+        for (let step = 0; step < 8; step++) {
+          ctx.progress(step, 8);
+          await sleep(250);
         }
         return "slow done";
       },
     );
-    const { handle } = await serve(server, { sessionIdleTimeout: 100 });
+    // Idle longer than the gaps between the client's first requests on a loaded machine, and far
+    // shorter than the call.
+    const { handle } = await serve(server, { sessionIdleTimeout: 1000 });
     const client = new ClientV1(CLIENT_INFO);
     clients.push(client);
     await client.connect(new HttpV1(new URL(handle.url)));
     const result = await client.callTool({ name: "slow" }, undefined, {
-      timeout: 2000,
+      timeout: 10_000,
       onprogress: () => {},
     });
     expect(result.content).toEqual([{ type: "text", text: "slow done" }]);
