@@ -1,39 +1,73 @@
 #!/usr/bin/env node
 /**
- * Instructions per echo `tools/call` over stdio, counted by valgrind's callgrind: what one side of
- * a round trip costs in user space, the same from run to run to about 1% for a server (about 5%
- * for a client, whose JIT timing varies more), whatever else the machine is doing. Timings on a
- * shared virtual machine move by 15% between runs; this tells whether a change helped.
+ * Instructions per echo `tools/call`, over stdio or Streamable HTTP, counted by valgrind's
+ * callgrind: what one side of a round trip costs in user space, the same from run to run to about
+ * 1% for a server (about 5% for a client, whose JIT timing varies more), whatever else the machine
+ * is doing. Timings on a shared virtual machine move by 15% between runs; this tells whether a
+ * change helped.
  *
  *   node bench/instructions.mjs [--impl mcpkit] [--era legacy|modern] [--side server|client]
- *                               [--calls 20000] [--top 0]
+ *                               [--transport stdio|http] [--warmup N] [--base N] [--calls N]
+ *                               [--top 0] [--baseline-ref REF]
  *
- * Two runs of the same side, one making 5,000 calls and one making 5,000 + `--calls`, after
- * 20,000 warm-up calls each; the difference in instructions, divided by `--calls`, is the cost of a
- * call without start-up. `--side server` runs the implementation's stdio server under callgrind,
- * driven by a minimal client that writes prepared requests one at a time; `--side client` runs the
- * implementation's bench client under callgrind against mcpkit's server. `--top N` lists the N
- * functions whose cost per call differs most from nothing, JavaScript functions named through V8's
- * `--perf-basic-prof` map. Needs valgrind (with callgrind_annotate).
+ * Two runs of the same side, one making `--base` calls and one making `--base` + `--calls`, after
+ * `--warmup` calls each (stdio: 20,000, 5,000 and 20,000; HTTP: 5,000, 2,000 and 5,000); the
+ * difference in instructions, divided by `--calls`, is the cost of a call without start-up.
+ * `--side server` runs the implementation's server script under callgrind, driven by a minimal
+ * client (prepared requests written to its stdin one at a time, or POSTed through a keep-alive
+ * `node:http` agent); `--side client` runs the implementation's bench client under callgrind
+ * against mcpkit's server. `--top N` lists the N functions whose cost per call differs most from
+ * nothing, JavaScript functions named through V8's `--perf-basic-prof` map. `--baseline-ref REF`
+ * counts a build of mcpkit from that git ref too (bench/lib/baseline.mjs), with the same scripts,
+ * and prints the ratio. Needs valgrind (with callgrind_annotate).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { baselineBuild } from "./lib/baseline.mjs";
+import { RawHttpClient } from "./lib/http-raw.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const BASE = 5000;
-const WARMUP = 20_000;
+/** Per transport: warm-up calls, then the calls of the smaller run, then `--calls` more in the larger. */
+const COUNTS = {
+  stdio: { warmup: 20_000, base: 5_000, calls: 20_000 },
+  http: { warmup: 5_000, base: 2_000, calls: 5_000 },
+};
 
 function options() {
   const args = process.argv.slice(2);
-  const o = { impl: "mcpkit", era: "legacy", side: "server", calls: 20_000, top: 0 };
+  const o = {
+    impl: "mcpkit",
+    era: "legacy",
+    side: "server",
+    transport: "stdio",
+    calls: 0,
+    warmup: 0,
+    base: 0,
+    top: 0,
+    "baseline-ref": "",
+  };
   for (let i = 0; i < args.length; i++) {
     const key = args[i].replace(/^--/, "");
     if (!(key in o)) throw new Error(`unknown option ${args[i]}`);
-    o[key] = typeof o[key] === "number" ? Number(args[++i]) : args[++i];
+    const value = args[++i];
+    if (value === undefined) throw new Error(`${args[i - 1]} needs a value`);
+    o[key] = typeof o[key] === "number" ? Number(value) : value;
   }
+  if (o["baseline-ref"] && o.impl !== "mcpkit") throw new Error("--baseline-ref compares builds of mcpkit");
+  return withDefaults(o);
+}
+
+/** Checks the options and fills in the counts of the transport. */
+function withDefaults(o) {
+  o = { transport: "stdio", era: "legacy", side: "server", ...o };
+  const counts = COUNTS[o.transport];
+  if (!counts) throw new Error(`--transport takes stdio or http, not ${o.transport}`);
+  if (!["legacy", "modern"].includes(o.era)) throw new Error(`--era takes legacy or modern, not ${o.era}`);
+  if (!["server", "client"].includes(o.side)) throw new Error(`--side takes server or client, not ${o.side}`);
+  for (const key of ["calls", "warmup", "base"]) o[key] ||= counts[key];
   return o;
 }
 
@@ -54,15 +88,16 @@ function callgrind(dir, name, args, io) {
     ["--tool=callgrind", `--callgrind-out-file=${out}`, process.execPath, "--perf-basic-prof", ...args],
     { cwd: ROOT, stdio: io },
   );
+  child.once("error", () => {});
   return { child, out };
 }
 
 /** Drives a stdio server with prepared requests, one at a time. */
-async function driveServer(dir, name, o, calls) {
+async function driveStdioServer(dir, name, o, calls, root) {
   const { child, out } = callgrind(
     dir,
     name,
-    [join("bench", "impl", o.impl, "server-stdio.mjs"), serverConfig(o)],
+    [join(root, "bench", "impl", o.impl, "server-stdio.mjs"), serverConfig(o)],
     ["pipe", "pipe", "ignore"],
   );
   let waiting;
@@ -104,38 +139,112 @@ async function driveServer(dir, name, o, calls) {
       },
     }),
   );
-  for (let i = 0; i < WARMUP + calls; i++) await ask(requests[i % requests.length]);
+  for (let i = 0; i < o.warmup + calls; i++) await ask(requests[i % requests.length]);
   const exited = new Promise((done) => child.once("exit", done));
   child.stdin.end();
   await exited;
   return out;
 }
 
-/** Runs the implementation's bench client against mcpkit's stdio server. */
-async function driveClient(dir, name, o, calls) {
+/** Resolves with the URL a started HTTP server script announces on stdout. */
+function announcedUrl(child) {
+  return new Promise((resolveUrl, reject) => {
+    let text = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk) => {
+      text += chunk;
+      const url = /\{"url":"([^"]+)"\}/.exec(text)?.[1];
+      if (url) resolveUrl(url);
+    });
+    child.once("exit", (code) => reject(new Error(`the HTTP server exited (${code}) before listening`)));
+  });
+}
+
+/** Stops an HTTP server script (SIGTERM, as bench/run.mjs does) and waits for it to exit. */
+function stopServer(child) {
+  const exited = new Promise((done) => child.once("exit", done));
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  return exited;
+}
+
+/** Drives an HTTP server with prepared POSTs, one at a time, through a keep-alive `node:http` client. */
+async function driveHttpServer(dir, name, o, calls, root) {
+  const { child, out } = callgrind(
+    dir,
+    name,
+    [join(root, "bench", "impl", o.impl, "server-http.mjs"), serverConfig(o)],
+    ["ignore", "pipe", "ignore"],
+  );
+  const client = new RawHttpClient(await announcedUrl(child));
+  try {
+    let headers;
+    if (o.era === "legacy") {
+      const opened = await client.request("initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: META["io.modelcontextprotocol/clientInfo"],
+      });
+      headers = { "mcp-protocol-version": "2025-11-25" };
+      const session = opened.headers["mcp-session-id"];
+      if (session) headers["mcp-session-id"] = session;
+      await client.post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers);
+    } else {
+      headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "echo" };
+    }
+    const params = {
+      name: "echo",
+      arguments: { message: "hello" },
+      ...(o.era === "modern" ? { _meta: META } : {}),
+    };
+    for (let i = 0; i < o.warmup + calls; i++) {
+      const answer = await client.post({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params }, headers);
+      if (answer.status !== 200 || !answer.body.includes("hello"))
+        throw new Error(`tools/call answered HTTP ${answer.status}: ${answer.body.slice(0, 300)}`);
+    }
+  } finally {
+    client.close();
+    await stopServer(child);
+  }
+  return out;
+}
+
+/** Runs the implementation's bench client against mcpkit's server (this checkout's, on `transport`). */
+async function driveClient(dir, name, o, calls, root) {
+  let server;
+  let target;
+  const mcpkitServer = (script) => [join(ROOT, "bench", "impl", "mcpkit", script), serverConfig(o)];
+  if (o.transport === "http") {
+    server = spawn(process.execPath, mcpkitServer("server-http.mjs"), {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    target = { transport: "http", url: await announcedUrl(server) };
+  } else {
+    target = { transport: "stdio", command: process.execPath, args: mcpkitServer("server-stdio.mjs") };
+  }
   const config = JSON.stringify({
     scenario: "echo",
     era: o.era,
-    target: {
-      transport: "stdio",
-      command: process.execPath,
-      args: [join("bench", "impl", "mcpkit", "server-stdio.mjs"), serverConfig(o)],
-    },
+    target,
     calls,
-    warmup: WARMUP,
+    warmup: o.warmup,
     concurrency: 1,
     repeats: 1,
     expectTools: 3,
   });
-  const { child, out } = callgrind(
-    dir,
-    name,
-    [join("bench", "impl", o.impl, "client.mjs"), config],
-    "ignore",
-  );
-  const code = await new Promise((done) => child.once("exit", done));
-  if (code !== 0) throw new Error(`the client under callgrind exited with ${code}`);
-  return out;
+  try {
+    const { child, out } = callgrind(
+      dir,
+      name,
+      [join(root, "bench", "impl", o.impl, "client.mjs"), config],
+      "ignore",
+    );
+    const code = await new Promise((done) => child.once("exit", done));
+    if (code !== 0) throw new Error(`the client under callgrind exited with ${code}`);
+    return out;
+  } finally {
+    if (server) await stopServer(server);
+  }
 }
 
 /** Instructions per function (JavaScript named through the perf map), and the total. */
@@ -190,41 +299,73 @@ function jitMap(pid) {
     }
     const range = ranges[hi];
     if (!range || address >= range[0] + range[1]) return undefined;
-    return `JS ${range[2].replace(`file://${ROOT}/`, "").replace(/:\d+:\d+$/, "")}`;
+    return `JS ${range[2].replace(/file:\/\/.*?\/(?=(dist|bench|node_modules)\/)/, "").replace(/:\d+:\d+$/, "")}`;
   };
 }
 
-async function main() {
-  const o = options();
-  if (spawnSync("valgrind", ["--version"]).status !== 0) throw new Error("valgrind is not installed");
+/** Instructions per call of one build (`root`), and per function when `--top` asks. */
+async function measure(dir, o, root, tag) {
+  const drive =
+    o.side === "client" ? driveClient : o.transport === "http" ? driveHttpServer : driveStdioServer;
+  const [small, large] = await Promise.all([
+    drive(dir, `${tag}-base`, o, o.base, root),
+    drive(dir, `${tag}-more`, o, o.base + o.calls, root),
+  ]);
+  const a = costs(small);
+  const b = costs(large);
+  const perCall = (x, y) => (y - x) / o.calls;
+  const names = new Set([...a.byName.keys(), ...b.byName.keys()]);
+  const rows = [...names]
+    .map((name) => [name, perCall(a.byName.get(name) ?? 0, b.byName.get(name) ?? 0)])
+    .sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]))
+    .slice(0, o.top);
+  return { perCall: perCall(a.total, b.total), rows };
+}
+
+/** Whether valgrind's callgrind can run here. */
+export function hasValgrind() {
+  return spawnSync("valgrind", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
+/**
+ * Instructions per call of one side of one implementation (`{ impl, era, side, transport }`, the
+ * counts defaulting per transport), of this checkout's bench scripts or those under `root` (a
+ * baseline build): `{ perCall, rows }`, `rows` the `top` functions.
+ */
+export async function countInstructions(given) {
+  const o = withDefaults({ top: 0, ...given });
   const dir = mkdtempSync(join(tmpdir(), "mcpkit-instructions-"));
   try {
-    const drive = o.side === "client" ? driveClient : driveServer;
-    const [small, large] = await Promise.all([
-      drive(dir, "base", o, BASE),
-      drive(dir, "more", o, BASE + o.calls),
-    ]);
-    const a = costs(small);
-    const b = costs(large);
-    const perCall = (x, y) => (y - x) / o.calls;
-    process.stdout.write(
-      `${o.impl} ${o.era} ${o.side}: ${Math.round(perCall(a.total, b.total))} instructions per call\n`,
-    );
-    if (o.top > 0) {
-      const names = new Set([...a.byName.keys(), ...b.byName.keys()]);
-      const rows = [...names]
-        .map((name) => [name, perCall(a.byName.get(name) ?? 0, b.byName.get(name) ?? 0)])
-        .sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]))
-        .slice(0, o.top);
-      for (const [name, count] of rows)
-        process.stdout.write(`${String(Math.round(count)).padStart(8)}  ${name}\n`);
-    }
+    return await measure(dir, o, given.root ?? ROOT, "m");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-main().catch((error) => {
-  process.stderr.write(`${error.stack ?? error}\n`);
-  process.exit(1);
-});
+async function main() {
+  const o = options();
+  if (!hasValgrind()) throw new Error("valgrind is not installed");
+  const builds = [{ root: ROOT, label: o.impl }];
+  if (o["baseline-ref"]) builds.push(baselineBuild(ROOT, o["baseline-ref"]));
+  const counted = [];
+  for (const build of builds) {
+    const result = await countInstructions({ ...o, root: build.root });
+    counted.push(result.perCall);
+    process.stdout.write(
+      `${build.label} ${o.era} ${o.transport} ${o.side}: ${Math.round(result.perCall)} instructions per call\n`,
+    );
+    for (const [name, count] of result.rows)
+      process.stdout.write(`${String(Math.round(count)).padStart(8)}  ${name}\n`);
+  }
+  if (counted.length === 2)
+    process.stdout.write(
+      `${builds[0].label} ÷ ${builds[1].label}: ${(counted[0] / counted[1]).toFixed(3)}\n`,
+    );
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    process.stderr.write(`${error.stack ?? error}\n`);
+    process.exit(1);
+  });
+}

@@ -7,13 +7,15 @@
  *   node bench/run.mjs --quick              a smoke run with tiny counts (2 repetitions)
  *   options: --reps N  --scenarios a,b  --impls floor,mcpkit,sdk-v2@modern  --out PREFIX
  *            --cpu-prof server|client|both  --scale N  --pin auto|same|split|none
- *            --timeout SECONDS  --list
+ *            --timeout SECONDS  --baseline-ref REF  --list
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { baselineBuild } from "./lib/baseline.mjs";
+import { instructionRuns } from "./lib/instructions-suite.mjs";
 import { writeReports } from "./lib/report.mjs";
 import { allVariants, SCENARIOS, skipReason } from "./lib/scenarios.mjs";
 
@@ -38,6 +40,7 @@ function parseArgs(argv) {
     else if (arg === "--timeout") options.timeout = Number(value());
     else if (arg === "--scale") options.scale = Number(value());
     else if (arg === "--pin") options.pin = value();
+    else if (arg === "--baseline-ref") options.baselineRef = value();
     else if (arg === "--list") options.list = true;
     else if (arg === "--help" || arg === "-h") options.help = true;
     else throw new Error(`unknown option ${arg} (try --help)`);
@@ -147,7 +150,7 @@ async function measure(scenario, variant, options, profileDir) {
     measureMemory: scenario.measureMemory === true,
     schema: scenario.schema ?? "zod",
   };
-  const script = (name) => join(BENCH, "impl", variant.impl, name);
+  const script = (name) => join(variant.root ?? ROOT, "bench", "impl", variant.impl, name);
   const timeout = (options.timeout ?? (options.quick ? 90 : 300)) * 1000;
   const cpus = options.taskset ? cpusOf(options, scenario) : {};
   let server;
@@ -259,21 +262,44 @@ function usage() {
        [--impls ${allVariants()
          .map((v) => v.id)
          .join(",")}]
-       [--out PREFIX] [--cpu-prof server|client|both] [--scale N] [--pin auto|same|split|none] [--timeout SECONDS] [--list]
+       [--out PREFIX] [--cpu-prof server|client|both] [--scale N] [--pin auto|same|split|none] [--timeout SECONDS]
+       [--baseline-ref REF] [--list]
 `);
+}
+
+/**
+ * `--baseline-ref REF`: mcpkit built from that git ref (bench/lib/baseline.mjs), as `mcpkit@REF`
+ * (and `mcpkit@REF@modern`), beside each mcpkit variant of the run, with the same bench scripts.
+ */
+function baselineVariants(ref, variants) {
+  const build = baselineBuild(ROOT, ref);
+  return variants
+    .filter((v) => v.impl === "mcpkit" && !v.root)
+    .map((v) => ({
+      ...v,
+      id: v.era === "legacy" ? build.label : `${build.label}@${v.era}`,
+      label: `${v.label.replace(/^mcpkit/, build.label)}`,
+      root: build.root,
+      commit: build.commit,
+    }));
 }
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (options.help) return usage();
-  const scenarios = options.scenarios
-    ? options.scenarios.map((id) => {
-        const found = SCENARIOS.find((s) => s.id === id);
-        if (!found)
-          throw new Error(`unknown scenario ${id}; known: ${SCENARIOS.map((s) => s.id).join(", ")}`);
-        return found;
-      })
-    : SCENARIOS;
+  // `instructions` (callgrind counts, bench/lib/instructions-suite.mjs) runs once, after the timed scenarios.
+  const wanted = options.scenarios ?? [...SCENARIOS.map((s) => s.id), "instructions"];
+  const countInstructions = wanted.includes("instructions");
+  const scenarios = wanted
+    .filter((id) => id !== "instructions")
+    .map((id) => {
+      const found = SCENARIOS.find((s) => s.id === id);
+      if (!found)
+        throw new Error(
+          `unknown scenario ${id}; known: ${SCENARIOS.map((s) => s.id).join(", ")}, instructions`,
+        );
+      return found;
+    });
   const known = allVariants();
   const variants = options.impls
     ? options.impls.map((id) => {
@@ -284,8 +310,10 @@ async function main() {
       })
     : known;
   if (!variants.some((v) => v.floor)) variants.unshift(known.find((v) => v.floor));
+  if (options.baselineRef) variants.push(...baselineVariants(options.baselineRef, variants));
   if (options.list) {
     for (const s of scenarios) process.stdout.write(`${s.id}\t${s.title}\n`);
+    if (countInstructions) process.stdout.write("instructions\tinstructions per call under callgrind\n");
     for (const v of variants) process.stdout.write(`${v.id}\t${v.label}\n`);
     return;
   }
@@ -327,7 +355,7 @@ async function main() {
   const runs = [];
   const started = performance.now();
   process.stderr.write(
-    `bench: ${meta.mode}, ${reps} repetitions × ${scenarios.length} scenarios × ${variants.length} implementations (interleaved)\n`,
+    `bench: ${meta.mode}, ${reps} repetitions × ${scenarios.length} scenarios × ${variants.length} implementations (interleaved)${countInstructions ? ", then instruction counts" : ""}\n`,
   );
   for (let rep = 0; rep < reps; rep++) {
     for (const scenario of scenarios) {
@@ -361,10 +389,30 @@ async function main() {
       }
     }
   }
+  if (countInstructions) {
+    const counted = await instructionRuns(variants, {
+      quick: options.quick,
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
+    if (counted.skipped) {
+      meta.instructionsSkipped = counted.skipped;
+      process.stderr.write(`bench: ${counted.skipped}\n`);
+    }
+    runs.push(...counted.runs);
+  }
   meta.loadAverageAtEnd = loadavg().map((l) => Math.round(l * 100) / 100);
   meta.distBuiltAtEnd = statSync(join(ROOT, "dist", "server", "index.js")).mtime.toISOString();
+  if (options.baselineRef)
+    meta.baseline = { ref: options.baselineRef, commit: variants.find((v) => v.root)?.commit };
   meta.durationSec = Math.round((performance.now() - started) / 1000);
-  const files = writeReports(outPrefix, { meta, scenarios, variants, runs, quick: options.quick });
+  const files = writeReports(outPrefix, {
+    meta,
+    scenarios,
+    variants,
+    runs,
+    quick: options.quick,
+    instructions: countInstructions,
+  });
   process.stderr.write(`bench: done in ${meta.durationSec} s; wrote ${files.join(", ")}\n`);
   if (profileDir) process.stderr.write(`bench: CPU profiles in ${profileDir}\n`);
   if (runs.some((r) => !r.ok)) process.exitCode = 1;
