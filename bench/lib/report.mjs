@@ -3,6 +3,7 @@
  * JSON (with every raw run) and Markdown.
  */
 import { writeFileSync } from "node:fs";
+import { CELLS, cellKey, evaluateInstructionTargets } from "./instructions-suite.mjs";
 import { summarize } from "./stats.mjs";
 
 function format(value, digits = 1) {
@@ -114,7 +115,49 @@ function countsOf(scenario, quick, scale = 1) {
   return parts.join("; ");
 }
 
-function markdown({ meta, scenarios, variants, runs, quick }, summary, targets) {
+/** The instruction counts per variant and cell, with the ratio to the floor. */
+function instructionsSection(line, meta, variants, runs) {
+  line("## Instructions per call");
+  line();
+  if (meta.instructionsSkipped) {
+    line(`Not measured: ${meta.instructionsSkipped}.`);
+    line();
+    return;
+  }
+  line(
+    "User-space instructions per echo `tools/call` under valgrind's callgrind (bench/instructions.mjs): the server side driven by a minimal client, the client side against mcpkit's server; one count each, repeatable to about 1% (server) and 5% (client).",
+  );
+  line();
+  const floor = runs.find(
+    (r) => r.scenario === "instructions" && r.ok && variants.find((v) => v.floor)?.id === r.variant,
+  );
+  line(`| implementation | ${CELLS.map((c) => `${c.transport} ${c.side} | × floor`).join(" | ")} |`);
+  line(`|---|${CELLS.map(() => "---|---|").join("")}`);
+  for (const variant of variants) {
+    const run = runs.find((r) => r.scenario === "instructions" && r.variant === variant.id);
+    if (!run) continue;
+    if (!run.ok) {
+      line(
+        `| ${variant.label} | failed: ${run.error.split("\n")[0].slice(0, 200)} |${" |".repeat(CELLS.length * 2 - 1)}`,
+      );
+      continue;
+    }
+    const cells = CELLS.map(cellKey).map((key) => {
+      const value = run.metrics[key];
+      const ratio = floor ? value / floor.metrics[key] : Number.NaN;
+      return `${format(value / 1000, 1)}k | ${variant.floor ? "1" : ratioText(ratio)}`;
+    });
+    line(`| ${variant.label} | ${cells.join(" | ")} |`);
+  }
+  line();
+}
+
+function markdown(
+  { meta, scenarios, variants, runs, quick, instructions },
+  summary,
+  targets,
+  instructionTargets,
+) {
   const out = [];
   const line = (text = "") => out.push(text);
   line(
@@ -172,6 +215,21 @@ function markdown({ meta, scenarios, variants, runs, quick }, summary, targets) 
     }
     line();
   }
+
+  if (instructionTargets.length) {
+    line("Instruction counts (callgrind, see below):");
+    line();
+    line("| target | variant | against | cell | value |");
+    line("|---|---|---|---|---|");
+    for (const t of instructionTargets) {
+      const shown =
+        t.value === null ? "n/a" : t.met ? `${ratioText(t.value)} ✓` : `**${ratioText(t.value)}** ✗`;
+      line(`| ${t.label} ${t.bound} | ${t.variant} | ${t.reference} | ${t.cell} | ${shown} |`);
+    }
+    line();
+  }
+
+  if (instructions) instructionsSection(line, meta, variants, runs);
 
   line("## Results");
   for (const scenario of scenarios) {
@@ -233,15 +291,20 @@ function metricTarget(metric) {
 export function writeReports(prefix, run) {
   const summary = summarizeRuns(run.scenarios, run.variants, run.runs);
   const targets = evaluateTargets(run.scenarios, run.variants, summary);
+  const instructionTargets = evaluateInstructionTargets(
+    run.variants,
+    run.runs.filter((r) => r.scenario === "instructions"),
+  );
   const json = {
     meta: run.meta,
     scenarios: run.scenarios,
     variants: run.variants,
     summary,
     targets,
+    instructionTargets,
     runs: run.runs,
   };
   writeFileSync(`${prefix}.json`, `${JSON.stringify(json, null, 2)}\n`);
-  writeFileSync(`${prefix}.md`, markdown(run, summary, targets));
+  writeFileSync(`${prefix}.md`, markdown(run, summary, targets, instructionTargets));
   return [`${prefix}.json`, `${prefix}.md`];
 }

@@ -1,0 +1,26 @@
+/**
+ * A smoke run of the instruction counts (bench/instructions.mjs), with tiny counts: mcpkit's
+ * server per echo `tools/call` over stdio, in both eras. It prints the counts so that every
+ * change's test output shows them; nothing is asserted about their size (tiny counts are not warm
+ * enough to compare with the README's). Skipped, saying so, where valgrind is not installed.
+ */
+import { describe, expect, it } from "vitest";
+// @ts-expect-error: the bench is plain JavaScript without declarations
+import { countInstructions, hasValgrind } from "../../bench/instructions.mjs";
+
+const valgrind = hasValgrind() as boolean;
+if (!valgrind) console.warn("valgrind is not installed: the instruction-count smoke is skipped");
+
+describe.skipIf(!valgrind)("instruction counts (callgrind)", () => {
+  it("counts mcpkit's stdio server per call in both eras", async () => {
+    const counts = { warmup: 300, base: 100, calls: 300 };
+    const count = (era: string): Promise<{ perCall: number }> =>
+      countInstructions({ impl: "mcpkit", era, side: "server", transport: "stdio", ...counts });
+    const [legacy, modern] = await Promise.all([count("legacy"), count("modern")]);
+    console.log(
+      `instructions per call, mcpkit stdio server (smoke counts, not warm): 2025-11-25 ${Math.round(legacy.perCall)}, 2026-07-28 ${Math.round(modern.perCall)}`,
+    );
+    expect(legacy.perCall).toBeGreaterThan(0);
+    expect(modern.perCall).toBeGreaterThan(0);
+  }, 180_000);
+});
