@@ -7,11 +7,15 @@
  */
 import { countInstructions, hasValgrind } from "../instructions.mjs";
 
-/** Calls per measurement: warm-up, the smaller run, and how many more the larger makes. */
+/**
+ * Calls per measurement: warm-up, the smaller run, and how many more the larger makes. Fewer than
+ * bench/instructions.mjs's defaults make the counts of one build move by several percent (the
+ * JIT is not done, and a collection falls in one run and not the other).
+ */
 const COUNTS = {
   full: {
-    stdio: { warmup: 10_000, base: 2_000, calls: 8_000 },
-    http: { warmup: 2_000, base: 500, calls: 2_000 },
+    stdio: { warmup: 20_000, base: 5_000, calls: 20_000 },
+    http: { warmup: 5_000, base: 2_000, calls: 5_000 },
   },
   quick: { stdio: { warmup: 300, base: 100, calls: 300 }, http: { warmup: 100, base: 50, calls: 100 } },
 };
