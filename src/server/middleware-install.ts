@@ -1,4 +1,5 @@
 import type { NotificationHandler } from "../protocol/engine/peer.js";
+import { modern } from "../protocol/eras/modern.js";
 import { compose, type MiddlewareStack } from "../util/middleware.js";
 import type { DispatchRow } from "./dispatch.js";
 import {
@@ -19,7 +20,16 @@ export function wrapRow(entry: DispatchRow, stack: ServerStack): DispatchRow {
   const links = stack.linksFor(entry.method);
   if (links.length === 0) return entry;
   const handler = entry.handler;
-  const run = compose(links, (ctx) => handler(ctx.params, ctx.request!));
+  // Middleware sees errors as they are answered: a stateless request's in the era's codes.
+  const run = compose(links, (ctx) => {
+    if (ctx.era === "legacy") return handler(ctx.params, ctx.request!);
+    try {
+      const result = handler(ctx.params, ctx.request!);
+      return result instanceof Promise ? result.catch(rethrowModern) : result;
+    } catch (error) {
+      return rethrowModern(error);
+    }
+  });
   return {
     ...entry,
     handler: (params, request) =>
@@ -27,6 +37,10 @@ export function wrapRow(entry: DispatchRow, stack: ServerStack): DispatchRow {
         new ServerMiddlewareContext("request", entry.method, params, request.session, request),
       ) as Promise<object>,
   };
+}
+
+function rethrowModern(error: unknown): never {
+  throw modern.mapError(error);
 }
 
 /** The handlers a session had before middleware wrapped them. */
