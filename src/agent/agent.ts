@@ -11,6 +11,7 @@ import type {
 } from "./chat-model.js";
 import { MaxStepsError } from "./errors.js";
 import { abortable, runToolCall, type ToolCallRecord } from "./run-tool.js";
+import { type AgentTracer, traced } from "./tracer.js";
 
 export interface AgentOptions {
   model: ChatModel;
@@ -22,6 +23,8 @@ export interface AgentOptions {
   system?: string;
   /** Per-call timeout for tools, in ms, overriding each tool's default. */
   toolTimeout?: number;
+  /** Traces the run, each model call and each tool call (`agentTracer()` of `mcpkit/otel`). */
+  tracer?: AgentTracer;
 }
 
 /** One model call and the tool calls it asked for. */
@@ -103,6 +106,7 @@ export class Agent {
   private readonly toolsByName = new Map<string, AgentTool>();
   private readonly definitions: ToolDefinition[];
   private readonly toolTimeout: number | undefined;
+  private readonly tracer: AgentTracer | undefined;
   private readonly events = new Emitter<AgentEvents>();
 
   constructor(options: AgentOptions) {
@@ -113,6 +117,7 @@ export class Agent {
     }
     this.system = options.system;
     this.toolTimeout = options.toolTimeout;
+    this.tracer = options.tracer;
     for (const tool of options.tools ?? []) {
       if (this.toolsByName.has(tool.name)) {
         throw new Error(`Two tools are named "${tool.name}"; tool names must be unique within an agent`);
@@ -144,7 +149,11 @@ export class Agent {
    * @throws {@link MaxStepsError} when the model is still calling tools after `maxSteps` calls;
    *   the signal's reason when aborted; the model's error when a request fails.
    */
-  async run(input: string | ChatMessage[], options: RunOptions = {}): Promise<AgentResult> {
+  run(input: string | ChatMessage[], options: RunOptions = {}): Promise<AgentResult> {
+    return traced(this.tracer, { kind: "run" }, () => this.loop(input, options));
+  }
+
+  private async loop(input: string | ChatMessage[], options: RunOptions): Promise<AgentResult> {
     const { signal } = options;
     const emit = this.emitter(options);
     const messages = this.conversation(input);
@@ -199,13 +208,22 @@ export class Agent {
     emit: Emit,
     signal: AbortSignal | undefined,
   ): Promise<AgentStep> {
-    const response = await abortable(
-      this.model.complete(
-        { messages: [...messages], ...(this.definitions.length > 0 ? { tools: this.definitions } : {}) },
-        signal ? { signal } : {},
-      ),
-      signal,
-    );
+    const response = await traced(this.tracer, { kind: "model", step: index }, async (span) => {
+      const answer = await abortable(
+        this.model.complete(
+          { messages: [...messages], ...(this.definitions.length > 0 ? { tools: this.definitions } : {}) },
+          signal ? { signal } : {},
+        ),
+        signal,
+      );
+      if (answer.usage?.inputTokens !== undefined)
+        span.set({ "gen_ai.usage.input_tokens": answer.usage.inputTokens });
+      if (answer.usage?.outputTokens !== undefined)
+        span.set({ "gen_ai.usage.output_tokens": answer.usage.outputTokens });
+      if (answer.finishReason !== undefined)
+        span.set({ "gen_ai.response.finish_reasons": [answer.finishReason] });
+      return answer;
+    });
     const { message } = response;
     usage.inputTokens += response.usage?.inputTokens ?? 0;
     usage.outputTokens += response.usage?.outputTokens ?? 0;
@@ -221,10 +239,16 @@ export class Agent {
   /** Runs one tool call of a step, with its events. */
   private async call(index: number, call: ToolCall, emit: Emit, signal: AbortSignal | undefined) {
     emit("toolCall", { step: index, call });
-    const record = await runToolCall(call, this.toolsByName, {
-      ...(signal ? { signal } : {}),
-      ...(this.toolTimeout !== undefined ? { timeout: this.toolTimeout } : {}),
-      onProgress: (progress) => emit("toolProgress", { step: index, call, progress }),
+    const activity = { kind: "tool", step: index, tool: call.name, callId: call.id } as const;
+    const record = await traced(this.tracer, activity, async (span) => {
+      const done = await runToolCall(call, this.toolsByName, {
+        ...(signal ? { signal } : {}),
+        ...(this.toolTimeout !== undefined ? { timeout: this.toolTimeout } : {}),
+        onProgress: (progress) => emit("toolProgress", { step: index, call, progress }),
+      });
+      if (done.error !== undefined) span.fail(done.error instanceof Error ? done.error.name : "_OTHER");
+      else if (done.output?.isError) span.fail("tool_error");
+      return done;
     });
     emit("toolResult", { step: index, ...record });
     return record;

@@ -36,3 +36,4 @@ export type {
 export { ChatModelError, MaxStepsError } from "./errors.js";
 export { OpenAIChatModel, type OpenAIChatModelOptions } from "./openai.js";
 export type { ToolCallRecord } from "./run-tool.js";
+export type { AgentActivity, AgentActivitySpan, AgentTracer } from "./tracer.js";
