@@ -78,6 +78,11 @@ export class ClientMiddlewareContext<M extends string = string> {
     return this.connection.transport.sessionId;
   }
 
+  /** The protocol version spoken with the server. */
+  get protocolVersion(): string {
+    return this.connection.channel.server.protocolVersion;
+  }
+
   /** What the server said of itself. */
   get serverInfo(): Implementation {
     return this.connection.channel.server.serverInfo;
