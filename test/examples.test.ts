@@ -217,6 +217,24 @@ describe("the examples, as built from examples/", () => {
     expect(stdout).toMatch(/^ {2}files\/list_directory: ok /m);
   });
 
+  it("middleware times, logs with secrets redacted, checks auth; the client tags requests", async () => {
+    const stdout = await runExample("middleware.js");
+    expect(stdout).toMatch(/\[server\] initialize \(legacy\) took [\d.]+ ms: ok/);
+    expect(stdout).toContain('[server] call login {"user":"ada","password":"[redacted]"} request r1');
+    expect(stdout).not.toContain("hunter2");
+    expect(stdout).toContain("welcome, ada");
+    expect(stdout).toMatch(/\[server\] tools\/call admin_reset \(legacy\) took [\d.]+ ms: error -32600/);
+    expect(stdout).toContain("admin_reset refused: admin_reset needs the admin scope");
+  });
+
+  it("tracing puts the server's span under the client's, a tool error marked", async () => {
+    const stdout = await runExample("tracing.js");
+    expect(stdout).toContain("sunny in Paris");
+    expect(stdout).toMatch(/^CLIENT tools\/call get_weather {2}gen_ai\.tool\.name=get_weather/m);
+    expect(stdout).toMatch(/^ {2}SERVER tools\/call get_weather .*jsonrpc\.request\.id=\d+$/m);
+    expect(stdout).toMatch(/^ {2}SERVER tools\/call get_weather .*error\.type=tool_error$/m);
+  });
+
   it("the CLI takes a server from examples/mcp.json, whatever the working directory", {
     timeout: SLOW,
   }, async () => {
