@@ -1,5 +1,6 @@
 import { McpClient } from "mcpkit/client";
 import { runClient } from "../../lib/client-common.mjs";
+import { benchMiddleware } from "../../lib/middleware.mjs";
 
 // The era is pinned by the version asked for: 2025-11-25 runs the initialize handshake (no
 // server/discover probe), 2026-07-28 the stateless era.
@@ -8,10 +9,11 @@ const VERSIONS = { legacy: "2025-11-25", modern: "2026-07-28" };
 runClient(async (target, config) => {
   const protocolVersion = VERSIONS[config.era];
   if (!protocolVersion) throw new Error(`unknown era ${config.era}`);
+  const middleware = await benchMiddleware("client");
   const client =
     target.transport === "stdio"
-      ? await McpClient.connect({ command: target.command, args: target.args, protocolVersion })
-      : await McpClient.connect({ url: target.url, protocolVersion });
+      ? await McpClient.connect({ command: target.command, args: target.args, protocolVersion, middleware })
+      : await McpClient.connect({ url: target.url, protocolVersion, middleware });
   if (client.protocolVersion !== protocolVersion)
     throw new Error(`asked for ${protocolVersion}, connected with ${client.protocolVersion}`);
   return {

@@ -1,6 +1,7 @@
 // mcpkit's benchmark server: the shared workload registered the way the README shows (zod schemas,
 // handlers returning strings), or with plain JSON Schema objects (`schema: "json"`).
 import { McpServer } from "mcpkit/server";
+import { benchMiddleware } from "../../lib/middleware.mjs";
 import { schemas } from "../../lib/schemas.mjs";
 import {
   BIG_DESCRIPTION,
@@ -26,6 +27,7 @@ export async function createServer(config, stats) {
       ({ message }) => message,
     );
   }
+  for (const middleware of await benchMiddleware("server")) server.use(middleware);
   stats.registered();
   return server;
 }
