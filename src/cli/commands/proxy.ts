@@ -16,6 +16,7 @@ import { type CliContext, examplesHelp, unwrap } from "../shared/command.js";
 import { ConnectionError, describeError, UsageError } from "../shared/errors.js";
 import { listenError, warnIfReachable } from "../shared/listen-notes.js";
 import { collect, envOf, headersOf, parseDuration } from "../shared/options.js";
+import { otelExporterOf, startTracing } from "../shared/otel.js";
 import { checkRedisUrl, type RedisCliOptions, redisOption, replicationOf } from "../shared/redis-option.js";
 import { note } from "../shared/status.js";
 
@@ -34,6 +35,7 @@ interface ProxyCliOptions extends AuthCliOptions, RedisCliOptions {
   env?: string[];
   timeout?: number;
   verbose?: boolean;
+  otel?: string | boolean;
 }
 
 const isUrl = (text: string) => /^https?:\/\//i.test(text);
@@ -190,6 +192,8 @@ async function run(operands: string[], context: CliContext, options: ProxyCliOpt
     audit: configAudit,
   } = await upstreamOptions(operands, context.afterDashes, options);
 
+  const exporter = otelExporterOf(options.otel);
+  const tracing = exporter ? await startTracing(exporter) : undefined;
   let audit: AuditLog | undefined;
   const auditPath = options.audit ?? configAudit;
   if (auditPath !== undefined) {
@@ -212,12 +216,18 @@ async function run(operands: string[], context: CliContext, options: ProxyCliOpt
       ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
       ...(options.verbose ? { onStderr: (server, line) => note(`[${server}] ${line}`) } : {}),
       onWarning: (message) => note(`mcpkit: proxy: ${message}`),
+      ...(tracing ? { clientOptions: { middleware: [tracing.client] } } : {}),
     });
   } catch (error) {
     await audit?.close();
+    await tracing?.shutdown();
     throw new ConnectionError(`could not connect to ${label}: ${describeError(error)}`, { cause: error });
   }
   describeServers(proxy, disabled);
+  if (tracing) {
+    proxy.use(tracing.server);
+    note(`mcpkit: proxy: tracing to ${tracing.destination}`);
+  }
 
   // Listeners stay (`on`, not `once`): the stdio reaper re-raises a signal no one else listens to,
   // which would end the process before the upstreams and the audit log are closed.
@@ -226,6 +236,7 @@ async function run(operands: string[], context: CliContext, options: ProxyCliOpt
     stopping ??= closeListener()
       .then(() => proxy.close())
       .then(() => audit?.close())
+      .then(() => tracing?.shutdown())
       .catch((error: unknown) => note(`mcpkit: proxy: ${describeError(error)}`))
       .finally(() => process.exit(0));
     return stopping;
@@ -335,7 +346,11 @@ serve. The callers' tokens are never sent upstream: a URL upstream gets only its
         "time limit of each forwarded call (restarted by progress): 30s, 2m",
       ).argParser(parseDuration),
     )
-    .option("--verbose", "print what stdio upstreams write to stderr");
+    .option("--verbose", "print what stdio upstreams write to stderr")
+    .option(
+      "--otel [exporter]",
+      "trace requests (OpenTelemetry): to OTLP/HTTP at OTEL_EXPORTER_OTLP_ENDPOINT, or --otel=console for stderr",
+    );
   return redisOption(authOptions(command))
     .addHelpText(
       "after",
