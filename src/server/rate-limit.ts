@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import { principalOf } from "../transports/http/shared/authenticate.js";
 import type { RequestContext } from "./context.js";
+import type { ServerMiddleware } from "./middleware.js";
 
 /** A token bucket: `capacity` calls at once, refilled at `refillPerSecond`. */
 export interface RateLimitRule {
@@ -81,4 +82,19 @@ export class RateLimiter {
       { retryAfterMs },
     );
   }
+}
+
+/**
+ * The rate limits as a `tools/call` middleware: a call of a registered tool takes one token before
+ * it runs (an unknown tool is refused by the registry without taking any).
+ */
+export function rateLimitMiddleware(
+  limiter: RateLimiter,
+  registered: (tool: string) => boolean,
+): ServerMiddleware<"tools/call"> {
+  return (ctx, next) => {
+    const name = ctx.params.name;
+    if (typeof name === "string" && registered(name)) limiter.take(name, ctx.request!);
+    return next();
+  };
 }

@@ -27,7 +27,7 @@ import {
   type PromptHandler,
   PromptRegistry,
 } from "./prompts.js";
-import { RateLimiter } from "./rate-limit.js";
+import { RateLimiter, rateLimitMiddleware } from "./rate-limit.js";
 import { RequestStateSigner } from "./request-state.js";
 import {
   type ReadResource,
@@ -98,11 +98,7 @@ export class McpServer implements SessionHost {
     this.supportedVersions = options.supportedVersions ?? SUPPORTED_VERSIONS;
     this.subscriptions = new Subscriptions(options.maxListenStreams);
     const pageSize = options.pageSize ?? 1000;
-    this.tools = new ToolRegistry(
-      pageSize,
-      () => this.listChanged("tools"),
-      options.rateLimit ? new RateLimiter(options.rateLimit) : undefined,
-    );
+    this.tools = new ToolRegistry(pageSize, () => this.listChanged("tools"));
     this.resources = new ResourceRegistry(
       pageSize,
       () => this.listChanged("resources"),
@@ -115,6 +111,13 @@ export class McpServer implements SessionHost {
     this.baseTable = this.extensions.extend(this.dispatchTable());
     this.table = this.baseTable;
     this.rows = new Map(this.baseTable.map((entry) => [entry.method, entry]));
+    if (options.rateLimit) {
+      const limiter = new RateLimiter(options.rateLimit);
+      this.use(
+        "tools/call",
+        rateLimitMiddleware(limiter, (name) => this.tools.has(name)),
+      );
+    }
     this.signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtl);
     // Replaced by the replicas' shared secret when serving as one of several.
     const signerOf = () => this.signer;

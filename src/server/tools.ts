@@ -16,7 +16,6 @@ import type {
 import { type ParamHeader, paramHeadersOf } from "../transports/http/shared/param-headers.js";
 import type { RequestContext } from "./context.js";
 import { Paginator } from "./paginate.js";
-import type { RateLimiter } from "./rate-limit.js";
 import { type Scopes, scopesOption, type Visible } from "./scopes.js";
 import { type ToolReturn, toCallToolResult, toolError } from "./tool-result.js";
 
@@ -217,7 +216,6 @@ export class ToolRegistry {
   constructor(
     pageSize: number,
     private readonly onChange: () => void,
-    private readonly limiter?: RateLimiter,
   ) {
     this.pages = new Paginator(
       pageSize,
@@ -228,6 +226,10 @@ export class ToolRegistry {
 
   get size(): number {
     return this.tools.size;
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
   }
 
   add(name: string, config: ToolConfig<any, any>, handler: ToolHandler<any>): void {
@@ -288,7 +290,6 @@ export class ToolRegistry {
       throw new McpError(ErrorCode.InvalidParams, 'tools/call needs a string "name"');
     const tool = this.tools.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
-    this.limiter?.take(name, ctx);
     const checked = tool.input.validate(params.arguments ?? {});
     return isPromiseLike(checked)
       ? Promise.resolve(checked).then((valid) => run(tool, valid, ctx))
