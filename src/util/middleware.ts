@@ -67,12 +67,15 @@ export function compose<C, R>(links: readonly Link<C, R>[], inner: (ctx: C) => R
  */
 export class MiddlewareStack<C, R> {
   private readonly entries: Entry<C, R>[] = [];
+  /** The links of each method asked about since the last change. */
+  private readonly byMethod = new Map<string, readonly Link<C, R>[]>();
   version = 0;
 
   /** Adds a middleware for the selected methods (all methods without a selector). */
   add(selector: MethodSelector | undefined, link: Link<C, R>): void {
     if (typeof link !== "function") throw new TypeError("A middleware must be a function (ctx, next) => …");
     this.entries.push({ matches: selectorMatcher(selector), link });
+    this.byMethod.clear();
     this.version++;
   }
 
@@ -81,8 +84,14 @@ export class MiddlewareStack<C, R> {
   }
 
   /** The links that apply to `method`, outermost first; empty when none do. */
-  linksFor(method: string): Link<C, R>[] {
-    return this.entries.filter((entry) => entry.matches(method)).map((entry) => entry.link);
+  linksFor(method: string): readonly Link<C, R>[] {
+    let links = this.byMethod.get(method);
+    if (links === undefined) {
+      links = this.entries.filter((entry) => entry.matches(method)).map((entry) => entry.link);
+      // Bounded, whatever methods a peer names.
+      if (this.byMethod.size < 256) this.byMethod.set(method, links);
+    }
+    return links;
   }
 }
 
