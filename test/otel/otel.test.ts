@@ -3,7 +3,7 @@
  * conventions' attributes, one trace through `_meta`, errors and tool errors marked, the duration
  * histograms, both eras; and the agent's spans above the client's.
  */
-import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import {
   BasicTracerProvider,
@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { callTool, say, scriptedChatModel } from "../../examples/scripted-chat-model.js";
 import { Agent } from "../../src/agent/index.js";
 import { ErrorCode, McpError } from "../../src/jsonrpc/errors.js";
-import { agentTracer, otelClient, otelServer } from "../../src/otel/index.js";
+import { agentTracer, instrument, metaPropagator, otelClient, otelServer } from "../../src/otel/index.js";
 import { McpServer } from "../../src/server/index.js";
 import { connectInMemory } from "../helpers/connect.js";
 
@@ -152,5 +152,40 @@ describe("mcpkit/otel", () => {
     expect(served.parentSpanContext?.spanId).toBe(call.spanContext().spanId);
     const traced = [run, ...chats, tool, call, served];
     expect(new Set(traced.map((span) => span.spanContext().traceId)).size).toBe(1);
+  });
+
+  it("instrument() traces a server and a client", async () => {
+    const { exporter, tracerProvider } = telemetry();
+    const server = instrument(weatherServer(), { tracerProvider });
+    const { client } = await connectInMemory(server);
+    instrument(client, { tracerProvider });
+    await client.callTool("get_weather");
+    await client.close();
+    const names = exporter.getFinishedSpans().map((span) => `${SpanKind[span.kind]} ${span.name}`);
+    expect(names).toContain("CLIENT tools/call get_weather");
+    expect(names).toContain("SERVER tools/call get_weather");
+  });
+
+  it("carries traceparent and tracestate in _meta, and ignores a malformed traceparent", () => {
+    const parent = trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+      spanId: "00f067aa0ba902b7",
+      traceFlags: 1,
+    });
+    const meta: Record<string, unknown> = {};
+    metaPropagator.inject(context.active(), meta);
+    expect(meta).toEqual({});
+    metaPropagator.inject(parent, meta);
+    expect(meta).toEqual({ traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" });
+    const extracted = trace.getSpanContext(
+      metaPropagator.extract(ROOT_CONTEXT, { ...meta, tracestate: "rojo=00f067aa0ba902b7" }),
+    )!;
+    expect(extracted).toMatchObject({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", isRemote: true });
+    expect(extracted.traceState?.get("rojo")).toBe("00f067aa0ba902b7");
+    for (const bad of ["00-xyz", `00-${"0".repeat(32)}-${"0".repeat(16)}-01`, 42]) {
+      expect(
+        trace.getSpanContext(metaPropagator.extract(ROOT_CONTEXT, { traceparent: bad })),
+      ).toBeUndefined();
+    }
   });
 });
