@@ -1,6 +1,7 @@
 export { ErrorCode, McpError } from "../jsonrpc/errors.js";
 export type { RequestOptions } from "../protocol/engine/peer.js";
 export { isSessionExpired } from "../transports/http/shared/client-errors.js";
+export type { MethodSelector } from "../util/middleware.js";
 export * from "./auth/index.js";
 export { type CallToolOptions, McpClient } from "./client.js";
 export type { ClientEvents } from "./events.js";
@@ -14,6 +15,7 @@ export type {
 } from "./features.js";
 export { argumentsFromStrict, type LlmProvider, type LlmSchemaOptions, schemaForLlm } from "./llm-schema.js";
 export {
+  type ClientConnectionInfo,
   type ClientMiddleware,
   ClientMiddlewareContext,
   type ClientParamsOf,

@@ -13,7 +13,8 @@ import type { CallToolRequestParams, CallToolResult, ListToolsResult } from "../
 import { compose, type Link, MiddlewareStack } from "../util/middleware.js";
 import type { Channel } from "./channels/channel.js";
 
-type Paged = { cursor?: string };
+/** The params of a paginated list request. */
+export type Paged = { cursor?: string };
 
 /** The params and result of the requests a client sends, for typed per-method middleware. */
 export interface ClientRequestTypes {

@@ -4,6 +4,7 @@ export type { EventStore } from "../transports/http/server/event-store.js";
 export { MemoryEventStore } from "../transports/http/server/event-store.js";
 export type { StreamableHttpOptions } from "../transports/http/server/handler.js";
 export type { HttpServerHandle } from "../transports/http/server/listen.js";
+export type { MethodSelector } from "../util/middleware.js";
 export type {
   AuthInfo,
   DpopOptions,

@@ -14,7 +14,8 @@ import type { CallToolRequestParams, CallToolResult, ListToolsResult } from "../
 import type { RequestContext } from "./context.js";
 import type { ServerSession } from "./session.js";
 
-type Paged = { cursor?: string };
+/** The params of a paginated list request. */
+export type Paged = { cursor?: string };
 
 /** The params and result of the requests a server answers, for typed per-method middleware. */
 export interface ServerRequestTypes {
