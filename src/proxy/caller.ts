@@ -31,6 +31,9 @@ const forwarding = new AsyncLocalStorage<AuthInfo | undefined>();
 
 /** Runs `forward` as the request of `ctx`'s caller: upstream requests it makes are for that caller. */
 export function asCaller<T>(ctx: RequestContext, forward: () => T): T {
+  // Entering a store turns on async hooks for every promise of the process from then on: only
+  // when there is a caller to carry (or one to clear).
+  if (ctx.auth === undefined && forwarding.getStore() === undefined) return forward();
   return forwarding.run(ctx.auth, forward);
 }
 
