@@ -127,7 +127,12 @@ export class ServerConnection implements ToolCaller {
   }
 
   async callTool(name: string, args: Record<string, unknown>, options?: RequestOptions): Promise<ToolResult> {
-    const client = await waitFor(this.acquire(), options?.signal);
+    // Connected (the usual case): the call goes out now, with no wait to race against the signal.
+    const current = this.current;
+    const client =
+      !this.closed && this.state === "connected" && current && !current.isClosed
+        ? current
+        : await waitFor(this.acquire(), options?.signal);
     try {
       return await client.callTool(name, args, options);
     } catch (error) {
