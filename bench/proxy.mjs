@@ -124,11 +124,11 @@ const scenarios = {
   },
   /**
    * stdio, no proxy, paced like the calls through the proxy just measured: `--gap` ms between
-   * calls, or as long as the proxy added to a call.
+   * calls, or the whole ms the proxy added to a call (a timer adds its own delay on top).
    */
   async "direct-paced"() {
     const last = (name) => results[name].at(-1).wall;
-    const gap = GAP || Math.max(1, Math.round((last("stdio-proxy") - last("direct")) / 1000));
+    const gap = GAP || Math.max(1, Math.floor((last("stdio-proxy") - last("direct")) / 1000));
     const client = await McpClient.connect({ command: process.execPath, args: [SERVER, "{}"] });
     try {
       return { ...(await measure(client, { server: client.transport.pid }, gap)), gap };
