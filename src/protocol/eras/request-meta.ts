@@ -21,17 +21,9 @@ export function isModernRequest(params: Record<string, unknown> | undefined): bo
   return meta !== undefined && typeof meta === "object" && META.protocolVersion in meta;
 }
 
-/**
- * The last frozen `_meta` read, and what it read as. `MessageParser` hands every message that
- * repeats a `_meta` the same frozen object, and what a frozen object reads as cannot change.
- */
-let lastMeta: object | undefined;
-let lastRead: RequestMeta | undefined;
-
 /** Reads a stateless request's `_meta`; a missing or malformed required key is -32602. */
 export function readRequestMeta(params: Record<string, unknown> | undefined): RequestMeta {
   const meta = params?._meta as Record<string, unknown> | undefined;
-  if (meta !== undefined && meta === lastMeta) return lastRead!;
   if (typeof meta !== "object" || meta === null) {
     throw new McpError(
       ErrorCode.InvalidParams,
@@ -64,10 +56,6 @@ export function readRequestMeta(params: Record<string, unknown> | undefined): Re
   if (typeof clientInfo === "object" && clientInfo !== null) result.clientInfo = clientInfo as Implementation;
   const logLevel = meta[META.logLevel];
   if (typeof logLevel === "string") result.logLevel = logLevel as LoggingLevel;
-  if (Object.isFrozen(meta)) {
-    lastMeta = meta;
-    lastRead = Object.freeze(result);
-  }
   return result;
 }
 
