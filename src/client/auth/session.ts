@@ -120,8 +120,9 @@ export class OAuthSession implements HttpAuthorizer {
     }
     if (challenge.status === 403 && error !== "insufficient_scope") return false;
     const current = this.state?.tokens?.access_token;
-    // Another request renewed the token since this one was sent: sending it again is enough.
-    if (sentToken !== undefined && current !== undefined && current !== sentToken) return true;
+    // Another request got or renewed the token since this one was sent (with none, or an older
+    // one): sending it again is enough, and starting another authorization would not count.
+    if (current !== undefined && current !== sentToken) return true;
     if (sentToken !== undefined && sentToken === current) this.refusedInARow++;
     const limit = this.options.maxAuthorizations ?? 3;
     if (this.refusedInARow >= limit) {

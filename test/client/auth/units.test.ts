@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { openBrowser, parseWwwAuthenticate, startLoopbackReceiver } from "../../../src/client/auth/index.js";
 import { selectScopes } from "../../../src/client/auth/scopes.js";
+import { OAuthSession } from "../../../src/client/auth/session.js";
+import { MemoryTokenStore } from "../../../src/client/auth/store.js";
 import { checkBrowserUrl, checkPeerUrl } from "../../../src/client/auth/url-policy.js";
 
 describe("WWW-Authenticate", () => {
@@ -138,5 +140,20 @@ describe("loopback redirect receiver", () => {
     const receiver = await startLoopbackReceiver();
     await expect(receiver.wait(AbortSignal.timeout(20))).rejects.toThrow("not completed in time");
     receiver.close();
+  });
+});
+
+describe("a request refused while another authorized", () => {
+  it("is sent again with the token the other got, starting no authorization of its own", async () => {
+    const url = "http://127.0.0.1:1/mcp"; // nothing listens there: an authorization would fail
+    const store = new MemoryTokenStore();
+    const tokens = { access_token: "fresh", token_type: "bearer" };
+    await store.set(url, { issuer: "http://127.0.0.1:1", resource: url, tokens });
+    const session = new OAuthSession(url, { store });
+    const sentWithout = { method: "POST" as const, url: new URL(url) }; // sent before the token was there
+    const other = { method: "POST" as const, url: new URL(url) };
+    expect(await session.headers(other)).toEqual({ authorization: "Bearer fresh" });
+    const challenge = { status: 401, wwwAuthenticate: "Bearer", dpopNonce: undefined };
+    await expect(session.challenged(challenge, sentWithout, 0)).resolves.toBe(true);
   });
 });
