@@ -2,33 +2,18 @@
  * mcpkit's client, in a 2025-11-25 session, through a round-robin balancer (no stickiness) to three
  * replica processes sharing one redis-server: every request may land on another replica.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import { eventually } from "../helpers/processes.js";
-import { type Balancer, startBalancer } from "./helpers/balancer.js";
-import { type RedisProcess, startRedis } from "./helpers/redis-server.js";
-import { type Replica, startReplicas } from "./helpers/replicas.js";
+import { useCluster } from "./helpers/cluster.js";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
-let redis: RedisProcess;
-let replicas: Replica[];
-let balancer: Balancer;
-
-beforeAll(async () => {
-  redis = await startRedis();
-  replicas = await startReplicas(3, redis.url);
-  balancer = await startBalancer(() => replicas.map((r) => r.port));
-});
-afterAll(async () => {
-  await balancer?.close();
-  await Promise.all((replicas ?? []).map((r) => r.kill()));
-  await redis?.stop();
-});
+const cluster = useCluster(3);
 
 function connect(onElicit?: () => void) {
   return McpClient.connect({
-    url: balancer.url,
+    url: cluster.balancer.url,
     protocolVersion: "2025-11-25",
     elicitation: async () => {
       onElicit?.();
@@ -44,7 +29,7 @@ describe("mcpkit's client through the balancer to three replicas", () => {
       expect((await client.listTools()).map((t) => t.name)).toContain("echo");
       const pids = new Set<string>();
       for (let i = 0; i < 6; i++) pids.add((await client.callTool("whoami")).text());
-      expect(pids).toEqual(new Set(replicas.map((r) => String(r.pid))));
+      expect(pids).toEqual(new Set(cluster.replicas.map((r) => String(r.pid))));
       expect((await client.callTool("echo", { text: "hi" })).text()).toBe("hi");
     } finally {
       await client.close();
@@ -91,7 +76,7 @@ describe("mcpkit's client through the balancer to three replicas", () => {
 
   it("delivers list changes and resource updates raised on any replica to 2025 sessions and 2026 listen streams", async () => {
     const legacy = await connect();
-    const modern = await McpClient.connect({ url: balancer.url, protocolVersion: "2026-07-28" });
+    const modern = await McpClient.connect({ url: cluster.balancer.url, protocolVersion: "2026-07-28" });
     const other = await connect();
     const seen = { legacyLists: 0, modernLists: 0, modernUpdates: [] as string[] };
     legacy.on("toolsListChanged", () => void seen.legacyLists++);
@@ -121,7 +106,7 @@ describe("mcpkit's client through the balancer to three replicas", () => {
     await client.callTool("whoami");
     await client.close();
     for (let i = 0; i < 3; i++) {
-      const response = await fetch(balancer.url, {
+      const response = await fetch(cluster.balancer.url, {
         method: "POST",
         headers: {
           "content-type": "application/json",
@@ -133,6 +118,6 @@ describe("mcpkit's client through the balancer to three replicas", () => {
       });
       expect(response.status).toBe(404);
     }
-    expect(redis.cli("KEYS", "test:session:*")).not.toContain(sessionId ?? "none");
+    expect(cluster.redis.cli("KEYS", "test:session:*")).not.toContain(sessionId ?? "none");
   });
 });

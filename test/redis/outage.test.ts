@@ -2,32 +2,18 @@
  * Redis stopped while three replicas serve, then started again: what needs it fails with a JSON-RPC
  * error saying so, stateless (2026-07-28) requests go on, and service comes back without a restart.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { McpClient } from "../../src/client/index.js";
-import { type Balancer, startBalancer } from "./helpers/balancer.js";
+import { useCluster } from "./helpers/cluster.js";
 import { HEADERS, openSession } from "./helpers/raw.js";
-import { type RedisProcess, startRedis } from "./helpers/redis-server.js";
-import { REPLICA, type Replica, startReplica, startReplicas } from "./helpers/replicas.js";
+import { REPLICA, startReplica } from "./helpers/replicas.js";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
-let redis: RedisProcess;
-let replicas: Replica[];
-let balancer: Balancer;
-
-beforeAll(async () => {
-  redis = await startRedis();
-  replicas = await startReplicas(3, redis.url);
-  balancer = await startBalancer(() => replicas.map((r) => r.port));
-});
-afterAll(async () => {
-  await balancer?.close();
-  await Promise.all((replicas ?? []).map((r) => r.kill()));
-  await redis?.stop();
-});
+const cluster = useCluster(3);
 
 const initialize = () =>
-  fetch(balancer.url, {
+  fetch(cluster.balancer.url, {
     method: "POST",
     headers: HEADERS,
     body: JSON.stringify({
@@ -40,10 +26,10 @@ const initialize = () =>
 
 describe("Redis lost while serving, then back", () => {
   it("refuses what needs Redis with a JSON-RPC error, serves stateless requests, and recovers", async () => {
-    const session = await openSession(balancer.url);
-    const stateless = await McpClient.connect({ url: balancer.url, protocolVersion: "2026-07-28" });
+    const session = await openSession(cluster.balancer.url);
+    const stateless = await McpClient.connect({ url: cluster.balancer.url, protocolVersion: "2026-07-28" });
     try {
-      await redis.stop();
+      await cluster.redis.stop();
 
       // A new session needs Redis: every replica says why it cannot open one.
       for (let i = 0; i < 3; i++) {
@@ -56,7 +42,7 @@ describe("Redis lost while serving, then back", () => {
       // A replica that has not served the session yet must read it from Redis.
       const statuses = [];
       for (let i = 0; i < 3; i++) {
-        const response = await fetch(balancer.url, {
+        const response = await fetch(cluster.balancer.url, {
           method: "POST",
           headers: session,
           body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
@@ -71,7 +57,7 @@ describe("Redis lost while serving, then back", () => {
       for (let i = 0; i < 3; i++)
         expect((await stateless.callTool("echo", { text: "still" })).text()).toBe("still");
 
-      await redis.start();
+      await cluster.redis.start();
       // The replicas reconnect on their own (bounded backoff); new sessions open on each again.
       let opened = 0;
       const deadline = Date.now() + 30_000;
@@ -82,7 +68,7 @@ describe("Redis lost while serving, then back", () => {
         if (response.status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(opened).toBe(3);
-      const client = await McpClient.connect({ url: balancer.url, protocolVersion: "2025-11-25" });
+      const client = await McpClient.connect({ url: cluster.balancer.url, protocolVersion: "2025-11-25" });
       const pids = new Set<string>();
       for (let i = 0; i < 3; i++) pids.add((await client.callTool("whoami")).text());
       expect(pids.size).toBe(3);

@@ -3,30 +3,13 @@
  * lost its stream resumes it with Last-Event-ID on another replica (through the balancer) and gets
  * every event exactly once, even when the replica that held the stream was killed.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Balancer, startBalancer } from "./helpers/balancer.js";
+import { describe, expect, it, vi } from "vitest";
+import { useCluster } from "./helpers/cluster.js";
 import { type Event, openSession, readEvents } from "./helpers/raw.js";
-import { type RedisProcess, startRedis } from "./helpers/redis-server.js";
-import { type Replica, startReplicas } from "./helpers/replicas.js";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
-let redis: RedisProcess;
-let replicas: Replica[];
-let balancer: Balancer;
-
-beforeAll(async () => {
-  redis = await startRedis();
-  replicas = await startReplicas(3, redis.url);
-  balancer = await startBalancer(() =>
-    replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null).map((r) => r.port),
-  );
-});
-afterAll(async () => {
-  await balancer?.close();
-  await Promise.all((replicas ?? []).map((r) => r.kill()));
-  await redis?.stop();
-});
+const cluster = useCluster(3);
 
 const slowCall = (n: number) =>
   JSON.stringify({
@@ -38,7 +21,7 @@ const slowCall = (n: number) =>
 
 /** The ids of a stream's entries in Redis, as event ids. */
 function storedIds(streamId: string): string[] {
-  const out = redis.cli("XRANGE", `test:events:${streamId}`, "-", "+");
+  const out = cluster.redis.cli("XRANGE", `test:events:${streamId}`, "-", "+");
   return out
     .split("\n")
     .filter((line) => /^\d+-\d+$/.test(line))
@@ -49,8 +32,8 @@ const withData = (events: Event[]) => events.filter((e) => e.data !== undefined)
 
 describe("resuming a stream on another replica", () => {
   it("gets what a stream lost, and what follows, until the response, each event once", async () => {
-    const headers = await openSession(balancer.url);
-    const direct = `http://127.0.0.1:${replicas[0]!.port}/mcp`;
+    const headers = await openSession(cluster.balancer.url);
+    const direct = `http://127.0.0.1:${cluster.replicas[0]!.port}/mcp`;
     const controller = new AbortController();
     const first: Event[] = [];
     const response = await fetch(direct, {
@@ -69,7 +52,7 @@ describe("resuming a stream on another replica", () => {
     // Resumed on another replica (round robin), the stream is followed there to its response; a
     // client that loses it again would come back for the rest.
     while (!later.some((e) => e.data && "result" in e.data)) {
-      const resumed = await fetch(balancer.url, {
+      const resumed = await fetch(cluster.balancer.url, {
         method: "GET",
         headers: { ...headers, "last-event-id": last },
       });
@@ -89,8 +72,8 @@ describe("resuming a stream on another replica", () => {
   });
 
   it("gets every event a killed replica kept, exactly once, from another replica", async () => {
-    const headers = await openSession(balancer.url);
-    const victim = replicas[1]!;
+    const headers = await openSession(cluster.balancer.url);
+    const victim = cluster.replicas[1]!;
     const first: Event[] = [];
     const response = await fetch(`http://127.0.0.1:${victim.port}/mcp`, {
       method: "POST",
@@ -108,7 +91,7 @@ describe("resuming a stream on another replica", () => {
     // The stream will not finish (its writer is gone): read until everything it kept has come.
     const stored = storedIds(streamId);
     const controller = new AbortController();
-    const resumed = await fetch(balancer.url, {
+    const resumed = await fetch(cluster.balancer.url, {
       method: "GET",
       headers: { ...headers, "last-event-id": last },
       signal: controller.signal,

@@ -12,11 +12,9 @@ import {
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { eventually } from "../helpers/processes.js";
-import { type Balancer, startBalancer } from "./helpers/balancer.js";
-import { type RedisProcess, startRedis } from "./helpers/redis-server.js";
-import { type Replica, startReplicas } from "./helpers/replicas.js";
+import { useCluster } from "./helpers/cluster.js";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
@@ -88,32 +86,19 @@ async function sdkV2(url: string): Promise<Sdk> {
   };
 }
 
-let redis: RedisProcess;
-let replicas: Replica[];
-let balancer: Balancer;
-
-beforeAll(async () => {
-  redis = await startRedis();
-  replicas = await startReplicas(3, redis.url);
-  balancer = await startBalancer(() => replicas.map((r) => r.port));
-});
-afterAll(async () => {
-  await balancer?.close();
-  await Promise.all((replicas ?? []).map((r) => r.kill()));
-  await redis?.stop();
-});
+const cluster = useCluster(3);
 
 describe.each([
   ["the SDK v1 client", sdkV1],
   ["the SDK v2 client", sdkV2],
 ])("%s through the balancer to three replicas", (_name, connect) => {
   it("lists, calls on every replica, elicits across replicas, subscribes, logs and ends the session", async () => {
-    const client = await connect(balancer.url);
+    const client = await connect(cluster.balancer.url);
     try {
       expect(await client.listTools()).toEqual(expect.arrayContaining(["echo", "ask", "touch", "log"]));
       const pids = new Set<string>();
       for (let i = 0; i < 6; i++) pids.add(await client.call("whoami"));
-      expect(pids).toEqual(new Set(replicas.map((r) => String(r.pid))));
+      expect(pids).toEqual(new Set(cluster.replicas.map((r) => String(r.pid))));
 
       // The request is raised where the call runs; the answer is POSTed wherever the balancer sends it.
       const asked = new Set<string>();
@@ -134,11 +119,11 @@ describe.each([
       expect(client.logs).toEqual(["warning", "error", "warning", "error", "warning", "error"]);
 
       const sessionId = client.sessionId()!;
-      expect(redis.cli("EXISTS", `test:session:${sessionId}`)).toBe("1");
+      expect(cluster.redis.cli("EXISTS", `test:session:${sessionId}`)).toBe("1");
       await client.terminate();
-      expect(redis.cli("EXISTS", `test:session:${sessionId}`)).toBe("0");
+      expect(cluster.redis.cli("EXISTS", `test:session:${sessionId}`)).toBe("0");
       for (let i = 0; i < 3; i++) {
-        const response = await fetch(balancer.url, {
+        const response = await fetch(cluster.balancer.url, {
           method: "POST",
           headers: {
             "content-type": "application/json",
