@@ -34,6 +34,12 @@ type Result = { content?: unknown; isError?: unknown };
 const textOf = (result: Result) =>
   (result.content as { text?: string }[]).map((block) => block.text ?? "").join("\n");
 
+/** Both tools through an SDK client's `callTool`: the upstream's questions were answered by it. */
+async function expectBothAnswered(call: (name: string, args: Record<string, unknown>) => Promise<Result>) {
+  expect(textOf(await call("trigger-elicitation-request", {}))).toContain("- Name: Ada");
+  expect(textOf(await call("trigger-sampling-request", { prompt: "Capital of France?" }))).toContain("Paris");
+}
+
 describe("through mcpkit proxy: server-everything's elicitation and sampling tools", () => {
   it("mcpkit's CLI: the elicitation reaches it (it declines without a terminal)", () => {
     const run = spawnSync(process.execPath, [CLI, "call", "trigger-elicitation-request", proxy.url], {
@@ -52,16 +58,7 @@ describe("through mcpkit proxy: server-everything's elicitation and sampling too
     client.setRequestHandler(CreateMessageRequestSchema, async () => REPLY);
     await client.connect(new HttpV1(new URL(proxy.url)));
     try {
-      const elicited = (await client.callTool({
-        name: "trigger-elicitation-request",
-        arguments: {},
-      })) as Result;
-      expect(textOf(elicited)).toContain("- Name: Ada");
-      const sampled = (await client.callTool({
-        name: "trigger-sampling-request",
-        arguments: { prompt: "Capital of France?" },
-      })) as Result;
-      expect(textOf(sampled)).toContain("Paris");
+      await expectBothAnswered((name, args) => client.callTool({ name, arguments: args }) as Promise<Result>);
     } finally {
       await client.close();
     }
@@ -77,16 +74,7 @@ describe("through mcpkit proxy: server-everything's elicitation and sampling too
     await client.connect(new HttpV2(new URL(proxy.url)));
     try {
       expect(client.getProtocolEra()).toBe("modern");
-      const elicited = (await client.callTool({
-        name: "trigger-elicitation-request",
-        arguments: {},
-      })) as Result;
-      expect(textOf(elicited)).toContain("- Name: Ada");
-      const sampled = (await client.callTool({
-        name: "trigger-sampling-request",
-        arguments: { prompt: "Capital of France?" },
-      })) as Result;
-      expect(textOf(sampled)).toContain("Paris");
+      await expectBothAnswered((name, args) => client.callTool({ name, arguments: args }) as Promise<Result>);
     } finally {
       await client.close();
     }
