@@ -34,6 +34,8 @@ const app = await Application.bootstrap({
   excludePrivate: true,
   skipErrorChecking: true,
   sort: ["kind", "alphabetical"],
+  // Type-level machinery that computes a URI template's variables: named in a signature, not API.
+  intentionallyNotExported: ["Entries", "Flatten"],
 });
 
 app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {

@@ -3,6 +3,7 @@ export type { RequestOptions } from "../protocol/engine/peer.js";
 export { isSessionExpired } from "../transports/http/shared/client-errors.js";
 export type { MethodSelector } from "../util/middleware.js";
 export * from "./auth/index.js";
+export type { Channel, FeatureAnswerer, ListKind } from "./channels/channel.js";
 export { type CallToolOptions, McpClient } from "./client.js";
 export type { ClientEvents } from "./events.js";
 export type { ClientExtension, ExtensionRequestHandler } from "./extension.js";
@@ -14,6 +15,7 @@ export type {
   ServerRequestContext,
 } from "./features.js";
 export { argumentsFromStrict, type LlmProvider, type LlmSchemaOptions, schemaForLlm } from "./llm-schema.js";
+export type { Paged } from "./middleware.js";
 export {
   type ClientConnectionInfo,
   type ClientMiddleware,
@@ -22,6 +24,8 @@ export {
   type ClientRequestTypes,
   type ClientResultOf,
 } from "./middleware.js";
+export type { FieldRule, FieldTable } from "./multi/config-check.js";
+export type { EntrySchema } from "./multi/config-schema.js";
 export * from "./multi/index.js";
 export type {
   ClientOptions,
@@ -30,6 +34,7 @@ export type {
   StdioClientOptions,
   TransportClientOptions,
 } from "./options.js";
+export type { TaskChannel } from "./task.js";
 export { TASKS_EXTENSION, type TaskInfo, type TaskStatus, ToolTask } from "./task.js";
 export type { AgentTool, Tool, ToolInvokeOptions, ToolOutput } from "./tool.js";
 export {

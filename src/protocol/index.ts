@@ -1,5 +1,6 @@
 export * from "../util/emitter.js";
 export * from "../util/uri-template.js";
+export type { Continuation } from "./engine/outgoing.js";
 export * from "./engine/peer.js";
 export * from "./eras/handshake.js";
 export * from "./eras/negotiate.js";

@@ -1,4 +1,5 @@
 export { ErrorCode, McpError } from "../jsonrpc/errors.js";
+export type { CacheHint } from "../protocol/eras/index.js";
 export { audio, embeddedResource, image, resourceLink, text } from "../protocol/features/content.js";
 export type { EventStore } from "../transports/http/server/event-store.js";
 export { MemoryEventStore } from "../transports/http/server/event-store.js";
@@ -14,10 +15,12 @@ export type {
 } from "./auth/index.js";
 export type { Completer, CompletionReturn } from "./completion.js";
 export { RequestContext, type RunningTask } from "./context.js";
+export type { DispatchHandler } from "./dispatch.js";
 export type { AroundHandler, ExtensionHost, ExtensionMethod, ServerExtension } from "./extension.js";
 export type { AuthOption, ServeHttpOptions, WebHandlerOptions } from "./http.js";
 export type { InputMethod } from "./input-round.js";
 export { LOGGING_LEVELS } from "./logging.js";
+export type { Paged } from "./middleware.js";
 export {
   type ServerMiddleware,
   ServerMiddlewareContext,
@@ -45,7 +48,14 @@ export type {
   ResourceTemplateOptions,
 } from "./resources.js";
 export { McpServer, type ServerInfo, type ServerOptions } from "./server.js";
-export type { ServerSession } from "./session.js";
+export type { ServerSession, SessionHost } from "./session.js";
 export type { ToolReturn } from "./tool-result.js";
 export { toolError } from "./tool-result.js";
-export type { TaskSupport, ToolArgs, ToolConfig, ToolHandler, ToolTaskOptions } from "./tools.js";
+export type {
+  TaskSupport,
+  ToolArgs,
+  ToolConfig,
+  ToolHandler,
+  ToolResultOf,
+  ToolTaskOptions,
+} from "./tools.js";

@@ -15,7 +15,7 @@ import type { ElicitationRules } from "../revisions/revision.js";
 export type StringFormat = "email" | "uri" | "date" | "date-time";
 
 /** What every property may carry for display. */
-type Labelled = { title?: string; description?: string };
+export type Labelled = { title?: string; description?: string };
 
 /** A free-text field. `pattern` appears in the spec text, though not in the schema definitions. */
 export type StringSchema = Labelled & {
@@ -47,7 +47,13 @@ export type TitledSingleSelectEnumSchema = Labelled & {
 };
 /** Single-select with display names in the non-standard `enumNames` (deprecated by 2025-11-25). */
 export type LegacyTitledEnumSchema = UntitledSingleSelectEnumSchema & { enumNames?: string[] };
-type MultiSelect = Labelled & { type: "array"; minItems?: number; maxItems?: number; default?: string[] };
+/** What both multi-select forms share: a list of choices, bounded in length. */
+export type MultiSelect = Labelled & {
+  type: "array";
+  minItems?: number;
+  maxItems?: number;
+  default?: string[];
+};
 /** Multi-select of bare values (since 2025-11-25). */
 export type UntitledMultiSelectEnumSchema = MultiSelect & { items: { type: "string"; enum: string[] } };
 /** Multi-select with a title per option (since 2025-11-25). */

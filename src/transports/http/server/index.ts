@@ -8,11 +8,13 @@ export {
   type SseSink,
 } from "../shared/exchange.js";
 export { isLoopback, LOCALHOST_NAMES, type OriginPolicy } from "../shared/origin.js";
+export type { ParamHeader } from "../shared/param-headers.js";
 export { NodeExchange } from "./adapters/node.js";
 export { WebExchange } from "./adapters/web.js";
 export { type EventStore, MemoryEventStore } from "./event-store.js";
 export { StreamableHttpHandler, type StreamableHttpOptions } from "./handler.js";
 export { type HttpServerHandle, type ListenHttpOptions, listenHttp } from "./listen.js";
+export type { ParamHeaders } from "./modern-headers.js";
 export {
   type MessageBus,
   type Replication,
@@ -21,3 +23,4 @@ export {
   type SessionStore,
 } from "./replication.js";
 export { HttpSessionTransport, type ResponseMode } from "./session-transport.js";
+export type { StreamOptions } from "./stream.js";
