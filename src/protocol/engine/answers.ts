@@ -1,6 +1,11 @@
-/** What the engine answers with when a handler or a serializer fails, and the checks that decide it. */
+/** What the engine answers with when a handler, a message or a serializer fails, and how it sends it. */
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { FramingError } from "../../jsonrpc/framing.js";
 import type { JSONRPCErrorResponse, JSONRPCMessage, RequestId } from "../../jsonrpc/messages.js";
+import { isRequestId } from "../../jsonrpc/messages.js";
+import type { Batch } from "./batch.js";
+import type { IncomingRequest } from "./incoming.js";
+import type { Peer } from "./peer.js";
 
 /** Whether sending failed because the connection is closed (rather than because of the message). */
 export function isClosedError(error: unknown): boolean {
@@ -56,4 +61,93 @@ export function toMcpError(error: unknown): McpError {
     message = "The handler failed with a value that cannot be shown";
   }
   return new McpError(ErrorCode.InternalError, message);
+}
+
+/** Sends a message nobody waits on (an error answer); a failure to send is reported, not thrown. */
+export function sendOrReport(peer: Peer, message: JSONRPCMessage): void {
+  try {
+    peer.send(message);
+  } catch (error) {
+    peer.onerror(error as Error);
+  }
+}
+
+/** Sends a response; one the transport cannot write (too deep, a cycle, a BigInt) fails its request alone. */
+export function sendAnswer(peer: Peer, response: JSONRPCMessage): void {
+  try {
+    peer.send(response);
+  } catch (failure) {
+    if (isClosedError(failure)) peer.onerror(failure as Error);
+    else if ("result" in response) respondError(peer, response.id, unsendable("result", failure));
+    else sendOrReport(peer, serializable(response));
+  }
+}
+
+/** Answers request `id` with `error`, or adds that answer to its batch. */
+export function respondError(peer: Peer, id: RequestId, error: McpError, batch?: Batch): void {
+  if (peer.isClosed) return;
+  if (batch) {
+    batch.add({ jsonrpc: "2.0", id, error: error.toJSON() });
+    return;
+  }
+  try {
+    peer.send({ jsonrpc: "2.0", id, error: error.toJSON() });
+  } catch (failure) {
+    if (isClosedError(failure)) {
+      peer.onerror(failure as Error);
+      return;
+    }
+    // The error's data is what could not be written: its code and message can always be.
+    sendOrReport(peer, { jsonrpc: "2.0", id, error: unsendable("error's data", failure, error).toJSON() });
+  }
+}
+
+/** Answers a malformed message with -32600, or (a malformed response) reports it unanswered. */
+export function answerInvalid(peer: Peer, value: unknown, problem: string, batch?: Batch): void {
+  if (peer.isClosed) return;
+  const id = (value as { id?: unknown } | null)?.id;
+  if (looksLikeResponse(value)) {
+    // Answering a response would start an exchange nobody asked for: it is dropped, and said.
+    const which = isRequestId(id) ? ` to request ${id}` : "";
+    peer.onerror(new McpError(ErrorCode.InvalidRequest, `Dropped a malformed response${which}: ${problem}`));
+    return;
+  }
+  const error: JSONRPCErrorResponse = {
+    jsonrpc: "2.0",
+    error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${problem}` },
+  };
+  // An id that is not a valid one is not echoed: it could stand for another request's.
+  if (isRequestId(id)) error.id = id;
+  if (batch) batch.add(error);
+  else sendOrReport(peer, error);
+}
+
+/** Answers input that is no message at all: -32700 if it is not JSON, else -32600. */
+export function answerFramingError(peer: Peer, error: FramingError): void {
+  const code = error.kind === "parse" ? ErrorCode.ParseError : ErrorCode.InvalidRequest;
+  const what = error.kind === "parse" ? "Parse error" : "Invalid request";
+  sendOrReport(peer, { jsonrpc: "2.0", error: { code, message: `${what}: ${error.message}` } });
+}
+
+/** Answers a request its handler finished: with its result, or with the error it failed with. */
+export function answerRequest(
+  peer: Peer,
+  request: IncomingRequest,
+  result: object | undefined,
+  error: unknown,
+): void {
+  const batch = request.batch;
+  if (error !== undefined) {
+    const failed = toMcpError(error);
+    if (batch) batch.answered({ jsonrpc: "2.0", id: request.id, error: failed.toJSON() });
+    else respondError(peer, request.id, failed);
+    return;
+  }
+  const response = {
+    jsonrpc: "2.0",
+    id: request.id,
+    result: (result ?? {}) as Record<string, unknown>,
+  } as const;
+  if (batch) batch.answered(response);
+  else sendAnswer(peer, response);
 }

@@ -7,46 +7,33 @@ import type {
   JSONRPCRequest,
   RequestId,
 } from "../../jsonrpc/messages.js";
-import { isRequestId, messageProblem } from "../../jsonrpc/messages.js";
+import { messageProblem } from "../../jsonrpc/messages.js";
 import type { CheckedMessage, Transport } from "../transport.js";
 import type { Result } from "../types/base.js";
-import type { RequestMeta } from "../types/lifecycle.js";
-import { isClosedError, looksLikeResponse, serializable, toMcpError, unsendable } from "./answers.js";
-import { Batch } from "./batch.js";
+import { answerFramingError, answerInvalid, answerRequest, respondError } from "./answers.js";
+import type { Batch } from "./batch.js";
+import { receiveBatch } from "./batch-exchange.js";
 import { Deadlines } from "./deadlines.js";
 import { IncomingRequest } from "./incoming.js";
 import { type Continuation, OutgoingRequest, type RequestOptions } from "./outgoing.js";
+import {
+  DEFAULT_REQUEST_TIMEOUT,
+  type MessageTrace,
+  type NotificationHandler,
+  type PeerOptions,
+  type RequestHandler,
+} from "./peer-options.js";
 
 export { IncomingRequest } from "./incoming.js";
 export type { RequestOptions } from "./outgoing.js";
 
-/** Default time a request may take before it is abandoned. */
-export const DEFAULT_REQUEST_TIMEOUT = 60_000;
-
-/** Answers one request; returns the result or throws (an `McpError` keeps its code). */
-export type RequestHandler = (
-  params: Record<string, unknown>,
-  request: IncomingRequest,
-) => object | Promise<object>;
-
-/** Handles one notification. */
-export type NotificationHandler = (params: Record<string, unknown>) => void;
-
-/** Sees every message as it is sent or received, for logging and tests. */
-export type MessageTrace = (direction: "send" | "receive", message: JSONRPCMessage) => void;
-
-export interface PeerOptions {
-  /** Default per-request timeout in milliseconds (60 s). */
-  requestTimeout?: number;
-  /** Sees every message sent and received. */
-  trace?: MessageTrace;
-  /**
-   * Called for each request before its handler, with the `_meta` its transport already read: an
-   * error returned refuses the request; a `RequestMeta` returned admits it as a stateless request
-   * of that sender, and travels on the `IncomingRequest`.
-   */
-  guard?: (request: JSONRPCRequest, meta: RequestMeta | undefined) => McpError | RequestMeta | undefined;
-}
+export {
+  DEFAULT_REQUEST_TIMEOUT,
+  type MessageTrace,
+  type NotificationHandler,
+  type PeerOptions,
+  type RequestHandler,
+} from "./peer-options.js";
 
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
@@ -221,99 +208,28 @@ export class Peer {
     if (checked === undefined) {
       const problem = messageProblem(value);
       if (problem !== undefined) {
-        if (Array.isArray(value)) this.receiveBatch(value);
-        else this.invalid(value, problem);
+        if (Array.isArray(value)) receiveBatch(this, value);
+        else answerInvalid(this, value, problem);
         return;
       }
     }
-    const message = value as JSONRPCMessage;
+    this.dispatch(value as JSONRPCMessage, checked, undefined);
+  }
+
+  /** @internal Hands a well-formed message to its handler; a request of a batch answers into it. */
+  dispatch(message: JSONRPCMessage, checked: CheckedMessage | undefined, batch: Batch | undefined): void {
     this.trace?.("receive", message);
     if ("method" in message) {
-      if ("id" in message) this.handleRequest(message as JSONRPCRequest, checked);
+      if ("id" in message) this.handleRequest(message as JSONRPCRequest, checked, batch);
       else this.handleNotification(message);
     } else {
       this.handleResponse(message);
     }
   }
 
-  /** A JSON-RPC batch: each message handled as if alone, the responses sent as one array. */
-  private receiveBatch(values: unknown[]): void {
-    if (!this.batches || values.length === 0) {
-      const why =
-        values.length === 0
-          ? "an empty batch"
-          : "JSON-RPC batches are not accepted in this protocol revision";
-      this.invalid(values, why);
-      return;
-    }
-    const batch = new Batch((responses) => this.sendBatch(responses));
-    for (const value of values) {
-      const problem = messageProblem(value);
-      if (problem !== undefined) {
-        this.invalid(value, problem, batch);
-        continue;
-      }
-      const message = value as JSONRPCMessage;
-      this.trace?.("receive", message);
-      if (!("method" in message)) this.handleResponse(message);
-      else if ("id" in message) this.handleRequest(message as JSONRPCRequest, undefined, batch);
-      else this.handleNotification(message);
-    }
-    batch.seal();
-  }
-
-  private sendBatch(responses: JSONRPCMessage[]): void {
-    const transport = this.transport;
-    if (this.ended !== undefined) return;
-    if (!transport.sendBatch) {
-      for (const response of responses) this.sendAnswer(response);
-      return;
-    }
-    for (const response of responses) this.trace?.("send", response);
-    try {
-      transport.sendBatch(responses);
-    } catch (failure) {
-      if (isClosedError(failure)) {
-        this.onerror(failure as Error);
-        return;
-      }
-      // One of them cannot be serialized: it becomes the error that says so, the others stay.
-      try {
-        transport.sendBatch(responses.map(serializable));
-      } catch (error) {
-        this.onerror(error as Error);
-      }
-    }
-  }
-
-  private invalid(value: unknown, problem: string, batch?: Batch): void {
-    if (this.ended !== undefined) return;
-    const id = (value as { id?: unknown } | null)?.id;
-    if (looksLikeResponse(value)) {
-      // Answering a response would start an exchange nobody asked for: it is dropped, and said.
-      const which = isRequestId(id) ? ` to request ${id}` : "";
-      this.onerror(
-        new McpError(ErrorCode.InvalidRequest, `Dropped a malformed response${which}: ${problem}`),
-      );
-      return;
-    }
-    const error: JSONRPCErrorResponse = {
-      jsonrpc: "2.0",
-      error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${problem}` },
-    };
-    // An id that is not a valid one is not echoed: it could stand for another request's.
-    if (isRequestId(id)) error.id = id;
-    if (batch) batch.add(error);
-    else this.sendOrReport(error);
-  }
-
-  /** Sends a message nobody waits on (an error answer); a failure to send is reported, not thrown. */
-  private sendOrReport(message: JSONRPCMessage): void {
-    try {
-      this.send(message);
-    } catch (error) {
-      this.onerror(error as Error);
-    }
+  /** @internal Sees a message as it is sent, when tracing. */
+  traceSend(message: JSONRPCMessage): void {
+    this.trace?.("send", message);
   }
 
   private handleNotification(message: JSONRPCNotification): void {
@@ -330,7 +246,8 @@ export class Peer {
     const { id, method } = message;
     const meta = checked?.meta;
     if (this.incoming.has(id)) {
-      this.respondError(
+      respondError(
+        this,
         id,
         new McpError(ErrorCode.InvalidRequest, `Request id ${id} is already in use`),
         batch,
@@ -339,12 +256,12 @@ export class Peer {
     }
     const admitted = this.guard?.(message, meta);
     if (admitted instanceof McpError) {
-      this.respondError(id, admitted, batch);
+      respondError(this, id, admitted, batch);
       return;
     }
     const handler = this.requestHandlers.get(method);
     if (!handler) {
-      this.respondError(id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`), batch);
+      respondError(this, id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`), batch);
       return;
     }
     const request = new IncomingRequest(this, message, admitted, checked?.auth);
@@ -382,54 +299,9 @@ export class Peer {
         for (const resolve of waiters) resolve();
       });
     }
-    const batch = request.batch;
     // A cancelled request gets no response; the requester has already given up on it.
-    if (request.cancelled || this.ended !== undefined) {
-      batch?.answered(undefined);
-      return;
-    }
-    if (error !== undefined) {
-      const failed = toMcpError(error);
-      if (batch) batch.answered({ jsonrpc: "2.0", id: request.id, error: failed.toJSON() });
-      else this.respondError(request.id, failed);
-      return;
-    }
-    const response = {
-      jsonrpc: "2.0",
-      id: request.id,
-      result: (result ?? {}) as Record<string, unknown>,
-    } as const;
-    if (batch) batch.answered(response);
-    else this.sendAnswer(response);
-  }
-
-  /** Sends a response; one the transport cannot write (too deep, a cycle, a BigInt) fails its request alone. */
-  private sendAnswer(response: JSONRPCMessage): void {
-    try {
-      this.send(response);
-    } catch (failure) {
-      if (isClosedError(failure)) this.onerror(failure as Error);
-      else if ("result" in response) this.respondError(response.id, unsendable("result", failure));
-      else this.sendOrReport(serializable(response));
-    }
-  }
-
-  private respondError(id: RequestId, error: McpError, batch?: Batch): void {
-    if (this.ended !== undefined) return;
-    if (batch) {
-      batch.add({ jsonrpc: "2.0", id, error: error.toJSON() });
-      return;
-    }
-    try {
-      this.send({ jsonrpc: "2.0", id, error: error.toJSON() });
-    } catch (failure) {
-      if (isClosedError(failure)) {
-        this.onerror(failure as Error);
-        return;
-      }
-      // The error's data is what could not be written: its code and message can always be.
-      this.sendOrReport({ jsonrpc: "2.0", id, error: unsendable("error's data", failure, error).toJSON() });
-    }
+    if (request.cancelled || this.ended !== undefined) request.batch?.answered(undefined);
+    else answerRequest(this, request, result, error);
   }
 
   private handleResponse(message: JSONRPCMessage): void {
@@ -464,17 +336,7 @@ export class Peer {
   }
 
   private transportError(error: Error): void {
-    if (error instanceof FramingError && error.kind === "parse" && this.ended === undefined) {
-      this.sendOrReport({
-        jsonrpc: "2.0",
-        error: { code: ErrorCode.ParseError, message: `Parse error: ${error.message}` },
-      });
-    } else if (error instanceof FramingError && this.ended === undefined) {
-      this.sendOrReport({
-        jsonrpc: "2.0",
-        error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${error.message}` },
-      });
-    }
+    if (error instanceof FramingError && this.ended === undefined) answerFramingError(this, error);
     this.onerror(error);
   }
 
