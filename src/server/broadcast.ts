@@ -1,5 +1,7 @@
 import type { LoggingLevel } from "../protocol/types/client-features.js";
 import type { MessageBus } from "../transports/http/server/replication.js";
+import type { ServerSession } from "./session.js";
+import type { Subscriptions } from "./subscriptions.js";
 
 /** A server-wide notification one replica raised, for the sessions and listen streams of all. */
 export type Broadcast =
@@ -49,5 +51,27 @@ export class Broadcasts {
   close(): void {
     this.stop?.();
     this.stop = undefined;
+  }
+}
+
+/** Delivers a server-wide notification to this process's listen streams and sessions. */
+export function deliver(
+  broadcast: Broadcast,
+  subscriptions: Subscriptions,
+  sessions: Iterable<ServerSession>,
+): void {
+  if (broadcast.kind === "updated") subscriptions.resourceUpdated(broadcast.uri);
+  if (broadcast.kind === "listChanged") for (const kind of broadcast.lists) subscriptions.listChanged(kind);
+  for (const session of sessions) {
+    if (!session.revision || !session.deliversBroadcasts) continue;
+    if (broadcast.kind === "updated") {
+      if (session.subscriptions.has(broadcast.uri))
+        session.notify("notifications/resources/updated", { uri: broadcast.uri });
+    } else if (broadcast.kind === "log") {
+      session.log(broadcast.level, broadcast.data, broadcast.logger);
+    } else {
+      for (const kind of broadcast.lists)
+        if (session.capabilities[kind]) session.notify(`notifications/${kind}/list_changed`);
+    }
   }
 }

@@ -1,4 +1,3 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
 import { type Revision, SUPPORTED_VERSIONS } from "../protocol/revisions/index.js";
 import type { SchemaLike } from "../protocol/schema/validator.js";
@@ -9,16 +8,14 @@ import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
 import type { HttpServerHandle } from "../transports/http/server/listen.js";
 import type { MessageBus, Replication } from "../transports/http/server/replication.js";
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
-import { type MethodSelector, MiddlewareStack, useArguments } from "../util/middleware.js";
+import { type MethodSelector, useArguments } from "../util/middleware.js";
 import type { UriTemplateVariables } from "../util/uri-template.js";
-import { type Broadcast, Broadcasts } from "./broadcast.js";
-import { completeRequest } from "./completion.js";
-import { RequestContext } from "./context.js";
-import { checkScopes, type DispatchRow, notOffered, row, scopeReaders } from "./dispatch.js";
+import { type Broadcast, Broadcasts, deliver } from "./broadcast.js";
+import { coreRows } from "./core-rows.js";
+import type { DispatchRow } from "./dispatch.js";
 import { ServerExtensions } from "./extensions.js";
 import type { ServeHttpOptions, WebEndpoint } from "./http.js";
 import type { ServerMiddleware } from "./middleware.js";
-import { type ServerStack, wrapNotifications, wrapRow } from "./middleware-install.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import {
   type PromptArgs,
@@ -38,8 +35,9 @@ import {
   type ResourceTemplateMeta,
   type ResourceTemplateOptions,
 } from "./resources.js";
-import { type Scopes, visibleTo } from "./scopes.js";
+import type { Scopes } from "./scopes.js";
 import { type ServerSession, ServerSession as Session, type SessionHost } from "./session.js";
+import { SessionDispatch } from "./session-dispatch.js";
 import { StatelessServing } from "./stateless.js";
 import { Subscriptions } from "./subscriptions.js";
 import {
@@ -74,12 +72,8 @@ export class McpServer implements SessionHost {
   private readonly sessions = new Set<ServerSession>();
   private readonly changed = new Set<ListKind>();
   private webEndpoint: Promise<WebEndpoint> | undefined;
-  private readonly stateless: StatelessServing;
-  /** One row per method this server answers, as registered. */
-  private readonly baseTable: readonly DispatchRow[];
-  /** The rows sessions answer from: `baseTable` with the middlewares composed in. */
-  private table: readonly DispatchRow[];
-  private readonly middleware: ServerStack = new MiddlewareStack();
+  /** The dispatch table, with the middlewares, as sessions answer from it. */
+  private readonly dispatch: SessionDispatch;
   private signer: RequestStateSigner;
   /** The other replicas' server-wide notifications, when serving as one of several. */
   private broadcasts: Broadcasts | undefined;
@@ -108,20 +102,23 @@ export class McpServer implements SessionHost {
     this.extensions = new ServerExtensions(options.extensions ?? [], {
       tool: (name) => this.tools.describe(name),
     });
-    this.baseTable = this.extensions.extend(this.dispatchTable());
-    this.table = this.baseTable;
-    this.rows = new Map(this.baseTable.map((entry) => [entry.method, entry]));
-    if (options.rateLimit) {
-      const limiter = new RateLimiter(options.rateLimit);
-      this.use(
-        "tools/call",
-        rateLimitMiddleware(limiter, (name) => this.tools.has(name)),
-      );
-    }
+    const table = this.extensions.extend(
+      coreRows({
+        tools: this.tools,
+        resources: this.resources,
+        prompts: this.prompts,
+        subscriptions: this.subscriptions,
+        supportedVersions: this.supportedVersions,
+        instructions,
+        hideUnauthorized: options.hideUnauthorized === true,
+        capabilities: () => this.capabilities(),
+      }),
+    );
+    this.rows = new Map(table.map((entry) => [entry.method, entry]));
     this.signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtl);
     // Replaced by the replicas' shared secret when serving as one of several.
     const signerOf = () => this.signer;
-    this.stateless = new StatelessServing({
+    const stateless = new StatelessServing({
       serverInfo,
       cache: options.cache,
       hideUnauthorized: options.hideUnauthorized === true,
@@ -131,6 +128,14 @@ export class McpServer implements SessionHost {
       resources: this.resources,
       capabilities: () => this.capabilities(),
     });
+    this.dispatch = new SessionDispatch(table, stateless);
+    if (options.rateLimit) {
+      const limiter = new RateLimiter(options.rateLimit);
+      this.use(
+        "tools/call",
+        rateLimitMiddleware(limiter, (name) => this.tools.has(name)),
+      );
+    }
   }
 
   /**
@@ -193,9 +198,7 @@ export class McpServer implements SessionHost {
   use(methods: MethodSelector, middleware: ServerMiddleware): this;
   use(selector: MethodSelector | ServerMiddleware, middleware?: ServerMiddleware): this {
     const [methods, link] = useArguments(selector, middleware);
-    this.middleware.add(methods, link as ServerMiddleware);
-    this.table = this.baseTable.map((entry) => wrapRow(entry, this.middleware));
-    for (const session of this.sessions) this.installHandlers(session);
+    this.dispatch.use(methods, link as ServerMiddleware, this.sessions);
     return this;
   }
 
@@ -230,21 +233,7 @@ export class McpServer implements SessionHost {
 
   /** Delivers a server-wide notification to this process's listen streams and sessions. */
   private deliver(broadcast: Broadcast): void {
-    if (broadcast.kind === "updated") this.subscriptions.resourceUpdated(broadcast.uri);
-    if (broadcast.kind === "listChanged")
-      for (const kind of broadcast.lists) this.subscriptions.listChanged(kind);
-    for (const session of this.sessions) {
-      if (!session.revision || !session.deliversBroadcasts) continue;
-      if (broadcast.kind === "updated") {
-        if (session.subscriptions.has(broadcast.uri))
-          session.notify("notifications/resources/updated", { uri: broadcast.uri });
-      } else if (broadcast.kind === "log") {
-        session.log(broadcast.level, broadcast.data, broadcast.logger);
-      } else {
-        for (const kind of broadcast.lists)
-          if (session.capabilities[kind]) session.notify(`notifications/${kind}/list_changed`);
-      }
-    }
+    deliver(broadcast, this.subscriptions, this.sessions);
   }
 
   /**
@@ -290,75 +279,10 @@ export class McpServer implements SessionHost {
     return this.extensions.adds(method);
   }
 
-  /** Every method the server answers, with the capability it needs and the scopes of what it uses. */
-  private dispatchTable(): DispatchRow[] {
-    const { tool, resource, prompt, completed } = scopeReaders(this.tools, this.resources, this.prompts);
-    return [
-      row("initialize", undefined, (params, ctx) => ctx.session.initialize(params)),
-      row("logging/setLevel", undefined, (params, ctx) => ctx.session.setLevel(params.level)),
-      row("tools/list", "tools", (params, ctx) =>
-        this.tools.list(params.cursor, ctx.revision!, this.visible(ctx)),
-      ),
-      row("tools/call", "tools", (params, ctx) => this.tools.call(params, ctx), tool),
-      row("resources/list", "resources", (params, ctx) =>
-        this.resources.list(params.cursor, ctx, ctx.revision!, this.visible(ctx)),
-      ),
-      row("resources/templates/list", "resources", (params, ctx) =>
-        this.resources.listTemplates(params.cursor, ctx.revision!, this.visible(ctx)),
-      ),
-      row("resources/read", "resources", (params, ctx) => this.resources.read(params, ctx), resource),
-      row(
-        "resources/subscribe",
-        "resources",
-        (params, ctx) => this.subscribe(ctx.session, params.uri),
-        resource,
-      ),
-      row("resources/unsubscribe", "resources", (params, ctx) => {
-        if (ctx.session.subscriptions.delete(String(params.uri))) ctx.session.saveShared();
-        return {};
-      }),
-      row("prompts/list", "prompts", (params, ctx) =>
-        this.prompts.list(params.cursor, ctx.revision!, this.visible(ctx)),
-      ),
-      row("prompts/get", "prompts", (params, ctx) => this.prompts.get(params, ctx), prompt),
-      row(
-        "completion/complete",
-        "completions",
-        (params) => completeRequest(params, this.prompts, this.resources),
-        completed,
-      ),
-      row("server/discover", undefined, () => this.discover()),
-      row("subscriptions/listen", undefined, (params, ctx) =>
-        this.subscriptions.listen(params, ctx.request, this.capabilities()),
-      ),
-    ];
-  }
-
   /** @internal Answers a new session's requests from the dispatch table. */
   install(session: ServerSession): void {
     this.sessions.add(session);
-    this.installHandlers(session);
-  }
-
-  private installHandlers(session: ServerSession): void {
-    if (this.middleware.size > 0) wrapNotifications(session, this.middleware);
-    for (const entry of this.table) {
-      session.peer.setRequestHandler(entry.method, (params, request) => {
-        const ctx = new RequestContext(request, session);
-        // The session admitted a stateless request with its sender's _meta.
-        if (request.requestMeta !== undefined) return this.stateless.serve(entry, params, ctx);
-        // A method of a capability the server did not declare is answered as unknown.
-        if (entry.capability && !session.capabilities[entry.capability])
-          throw notOffered(entry.method, entry.capability);
-        if (entry.scopes) checkScopes(entry, params, ctx);
-        return entry.handler(params, ctx);
-      });
-    }
-  }
-
-  /** What a list shows its caller: everything, or (`hideUnauthorized`) what its token's scopes allow. */
-  private visible(ctx: RequestContext) {
-    return visibleTo(ctx.auth, this.options.hideUnauthorized === true);
+    this.dispatch.install(session);
   }
 
   /**
@@ -379,16 +303,6 @@ export class McpServer implements SessionHost {
         ...this.prompts.declaredScopes(),
       ]),
     ];
-  }
-
-  /** The answer to `server/discover`. */
-  private discover(): object {
-    const result: Record<string, unknown> = {
-      supportedVersions: [...this.supportedVersions],
-      capabilities: this.capabilities(),
-    };
-    if (this.instructions !== undefined) result.instructions = this.instructions;
-    return result;
   }
 
   /** @internal */
@@ -465,18 +379,6 @@ export class McpServer implements SessionHost {
     await this.extensions.close();
     const endpoint = await this.webEndpoint?.catch(() => undefined);
     await endpoint?.handler.close();
-  }
-
-  private subscribe(session: ServerSession, uri: unknown): object {
-    if (typeof uri !== "string")
-      throw new McpError(ErrorCode.InvalidParams, 'resources/subscribe needs a string "uri"');
-    if (!this.resources.has(uri))
-      throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
-    if (!session.subscriptions.has(uri)) {
-      session.subscriptions.add(uri);
-      session.saveShared();
-    }
-    return {};
   }
 
   /** Coalesces changes made in one tick into one notification per list per session. */
