@@ -1,28 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import { MessageParser } from "../../../jsonrpc/message-parser.js";
-import {
-  isRequestId,
-  type JSONRPCMessage,
-  messageProblem,
-  type RequestId,
-} from "../../../jsonrpc/messages.js";
+import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
 import { speaksModern } from "../../../protocol/eras/modern.js";
-import { readRequestMeta, unsupportedVersion } from "../../../protocol/eras/request-meta.js";
 import { revisionOf } from "../../../protocol/revisions/index.js";
 import type { AuthInfo, CheckedMessage } from "../../../protocol/transport.js";
-import type { RequestMeta } from "../../../protocol/types/lifecycle.js";
-import { type HttpAuthHooks, type HttpRefusal, isRefusal, principalOf } from "../shared/authenticate.js";
-import {
-  BodyTimeoutError,
-  BodyTooLargeError,
-  type ConnectSession,
-  type HttpExchange,
-} from "../shared/exchange.js";
-import { type OriginPolicy, originProblem } from "../shared/origin.js";
+import { type HttpRefusal, isRefusal, principalOf } from "../shared/authenticate.js";
+import type { ConnectSession, HttpExchange } from "../shared/exchange.js";
+import { originProblem } from "../shared/origin.js";
 import { type EventStore, MemoryEventStore } from "./event-store.js";
-import { modernErrorStatus, modernHeaderProblem, type ParamHeaders } from "./modern-headers.js";
-import type { Replication } from "./replication.js";
+import { modernAdmission, modernErrorStatus } from "./modern-headers.js";
+import type { StreamableHttpOptions } from "./options.js";
+import { batchProblem, readMessage } from "./read-message.js";
+import { ReplicaSessions } from "./replica-sessions.js";
 import {
   DELETE_RULES,
   GET_RULES,
@@ -33,48 +23,10 @@ import {
   unsupportedHeader,
 } from "./replies.js";
 import { OpenSessions } from "./session-store.js";
-import { HttpSessionTransport, type ResponseMode } from "./session-transport.js";
+import { HttpSessionTransport } from "./session-transport.js";
 import { StatelessTransport } from "./stateless-transport.js";
 
-/** Options of the Streamable HTTP endpoint. */
-export interface StreamableHttpOptions extends OriginPolicy {
-  /** No sessions: every POST is served on its own, GET and DELETE answer 405. */
-  stateless?: boolean;
-  /** `auto` (default): JSON, or SSE as soon as a request sends something before its response. */
-  responseMode?: ResponseMode;
-  /** Where stream events are kept for `Last-Event-ID` resumption; `false` disables it. Default in memory. */
-  eventStore?: EventStore | false;
-  /** Sent as the SSE `retry` field: how soon a client should come back to a closed stream, in ms. Default 1000. */
-  retryInterval?: number;
-  /** Comment lines on idle streams, in ms; 0 disables. Default 15 s. */
-  keepAliveInterval?: number;
-  /** A session unused this long ends, in ms. Default 30 minutes. */
-  sessionIdleTimeout?: number;
-  /** The most sessions (each with at most one GET stream) open at once; one more is 503. Default 10,000. */
-  maxSessions?: number;
-  /** Largest request body, in bytes. Default 4 MiB. */
-  maxBodySize?: number;
-  /**
-   * How long a request body may take to arrive, in ms; a slower one is answered 408 and its
-   * connection closed. Default 30 s; 0 disables. Responses (event streams) are not limited.
-   */
-  bodyTimeout?: number;
-  /** Who makes the request (from its credentials); a session stays bound to whoever opened it. */
-  principalOf?: (exchange: HttpExchange) => string | undefined;
-  /**
-   * Checks every request's credentials before anything else, and each message against what the
-   * caller may do (a protected resource, see `mcpkit/server`'s `auth`). The verified caller is bound
-   * to the sessions it opens (in place of `principalOf`) and reaches handlers as `ctx.auth`.
-   */
-  auth?: HttpAuthHooks;
-  /** For each tool, the `Mcp-Param-*` headers its arguments are mirrored in (2026-07-28). */
-  paramHeaders?: ParamHeaders;
-  /**
-   * Serve as one of several interchangeable replicas: sessions, stream events and messages between
-   * replicas are kept in these shared stores (see `mcpkit/redis`), so any replica serves any request.
-   */
-  replication?: Replication;
-}
+export type { StreamableHttpOptions } from "./options.js";
 
 /** The version a request without `MCP-Protocol-Version` is assumed to speak, as the spec says. */
 const DEFAULT_HEADER_VERSION = "2025-03-26";
@@ -86,9 +38,8 @@ const DEFAULT_HEADER_VERSION = "2025-03-26";
  */
 export class StreamableHttpHandler {
   private readonly sessions: OpenSessions;
-  private readonly replication: Replication | undefined;
-  /** Sessions other replicas opened, being joined by this one. */
-  private readonly joining = new Map<string, Promise<void>>();
+  /** The sessions shared with the other replicas, when serving as one of several. */
+  private readonly replicas: ReplicaSessions | undefined;
   private readonly eventStore: EventStore | undefined;
   /** Serves stateless (2026-07-28) requests, once one came. */
   private stateless: StatelessTransport | undefined;
@@ -101,16 +52,21 @@ export class StreamableHttpHandler {
     private readonly supportedVersions: readonly string[],
     private readonly options: StreamableHttpOptions = {},
   ) {
-    this.replication = options.stateless ? undefined : options.replication;
+    const replication = options.stateless ? undefined : options.replication;
     this.eventStore =
       options.eventStore === false
         ? undefined
-        : (options.eventStore ?? this.replication?.events ?? new MemoryEventStore());
+        : (options.eventStore ?? replication?.events ?? new MemoryEventStore());
     this.sessions = new OpenSessions(
-      this.replication?.sessions.idleTimeout ?? options.sessionIdleTimeout ?? 30 * 60_000,
+      replication?.sessions.idleTimeout ?? options.sessionIdleTimeout ?? 30 * 60_000,
       options.maxSessions ?? 10_000,
-      this.replication?.sessions,
+      replication?.sessions,
     );
+    this.replicas =
+      replication &&
+      new ReplicaSessions(replication, this.sessions, connect, (sessionId) =>
+        this.streamOptions(sessionId, false),
+      );
   }
 
   /** How many sessions are open. */
@@ -152,7 +108,7 @@ export class StreamableHttpHandler {
   private async post(exchange: HttpExchange, auth: AuthInfo | undefined): Promise<void> {
     if (refused(exchange, POST_RULES)) return;
     const version = exchange.header("mcp-protocol-version");
-    const read = await this.readMessage(exchange);
+    const read = await readMessage(exchange, this.parser, this.options);
     if (read === undefined) return;
     if (Array.isArray(read)) return this.postBatch(exchange, read, version, auth);
     const message = read;
@@ -188,20 +144,14 @@ export class StreamableHttpHandler {
       }
       const sessionId = randomBytes(16).toString("base64url");
       const principal = this.principal(exchange, auth);
-      const replication = this.replication;
-      const transport = new HttpSessionTransport(
-        sessionId,
-        this.streamOptions(sessionId, false),
-        replication && { replication, restored: undefined },
-      );
-      if (replication) {
-        try {
-          await replication.sessions.create(sessionId, principal);
-          await transport.link!.start();
-        } catch (error) {
-          transport.link!.close();
-          return unavailable(exchange, error, ids[0]);
-        }
+      const replicas = this.replicas;
+      let transport: HttpSessionTransport;
+      if (replicas) {
+        const created = await replicas.create(exchange, sessionId, principal, ids[0]);
+        if (created === undefined) return;
+        transport = created;
+      } else {
+        transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId, false));
       }
       this.sessions.add(sessionId, transport, principal);
       await this.connect(transport, {});
@@ -248,48 +198,6 @@ export class StreamableHttpHandler {
     (await this.sessionOf(exchange, auth))?.receive(exchange, messages, ids, true, auth);
   }
 
-  /** The POST's JSON-RPC message (or batch, unchecked), or `undefined` after answering 413 or 400. */
-  private async readMessage(exchange: HttpExchange): Promise<JSONRPCMessage | unknown[] | undefined> {
-    let body: string;
-    try {
-      body = await exchange.readBody(
-        this.options.maxBodySize ?? 4 * 1024 * 1024,
-        this.options.bodyTimeout ?? 30_000,
-      );
-    } catch (error) {
-      if (error instanceof BodyTimeoutError) {
-        reply(exchange, 408, ErrorCode.InvalidRequest, `Request Timeout: ${error.message}`, {
-          connection: "close",
-        });
-        return undefined;
-      }
-      if (!(error instanceof BodyTooLargeError)) throw error;
-      reply(exchange, 413, ErrorCode.InvalidRequest, `Payload Too Large: ${error.message}`);
-      return undefined;
-    }
-    let value: unknown;
-    try {
-      value = this.parser.parse(body);
-    } catch (error) {
-      reply(exchange, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
-      return undefined;
-    }
-    if (Array.isArray(value)) return value;
-    const problem = messageProblem(value);
-    if (problem === undefined) return value as JSONRPCMessage;
-    // An id that is not a valid one is not echoed: it could stand for another request's.
-    const id = (value as { id?: unknown }).id;
-    reply(
-      exchange,
-      400,
-      ErrorCode.InvalidRequest,
-      `Invalid request: ${problem}`,
-      undefined,
-      isRequestId(id) ? id : undefined,
-    );
-    return undefined;
-  }
-
   /**
    * A stateless request (2026-07-28): its `_meta` and headers are checked, then it is served, with
    * no session, on the endpoint's one stateless transport; errors carry their HTTP status (400, 404).
@@ -302,7 +210,13 @@ export class StreamableHttpHandler {
   ) {
     let checked: CheckedMessage | undefined = auth && { auth };
     if ("method" in message && "id" in message) {
-      const admitted = this.modernAdmission(exchange, message, version);
+      const admitted = modernAdmission(
+        exchange,
+        message,
+        version,
+        this.supportedVersions,
+        this.options.paramHeaders,
+      );
       if (admitted instanceof McpError)
         return replyError(exchange, modernErrorStatus(admitted.code), admitted, message.id);
       checked = auth ? { meta: admitted, auth } : { meta: admitted };
@@ -320,30 +234,6 @@ export class StreamableHttpHandler {
       return transport;
     })();
     return this.statelessOpening;
-  }
-
-  /** Why a stateless request is refused before it is served, or its sender's `_meta`. */
-  private modernAdmission(
-    exchange: HttpExchange,
-    message: JSONRPCMessage,
-    version: string | undefined,
-  ): McpError | RequestMeta {
-    let meta: RequestMeta;
-    try {
-      meta = readRequestMeta((message as { params?: Record<string, unknown> }).params);
-    } catch (error) {
-      return error as McpError;
-    }
-    if (version !== meta.protocolVersion) {
-      return new McpError(
-        ErrorCode.HeaderMismatch,
-        `Header mismatch: MCP-Protocol-Version header value '${version ?? ""}' does not match body value '${meta.protocolVersion}'`,
-      );
-    }
-    if (!this.supportedVersions.includes(version) || revisionOf(version)?.era !== "modern") {
-      return unsupportedVersion(version, this.supportedVersions);
-    }
-    return modernHeaderProblem(exchange, message, this.options.paramHeaders) ?? meta;
   }
 
   /** Whether the endpoint can have sessions: not when stateless, nor when it speaks only 2026-07-28. */
@@ -364,14 +254,7 @@ export class StreamableHttpHandler {
     if (refused(exchange, DELETE_RULES)) return;
     const transport = await this.sessionOf(exchange, auth);
     if (!transport) return;
-    if (this.replication) {
-      try {
-        await this.replication.sessions.delete(transport.sessionId!);
-        await transport.link!.endEverywhere();
-      } catch (error) {
-        return unavailable(exchange, error);
-      }
-    }
+    if (this.replicas && !(await this.replicas.end(exchange, transport))) return;
     this.sessions.delete(transport.sessionId!);
     await transport.close();
     exchange.respond(200, {});
@@ -387,34 +270,10 @@ export class StreamableHttpHandler {
     id?: RequestId,
   ): Promise<HttpSessionTransport | undefined> {
     const sessionId = exchange.header("mcp-session-id");
-    if (this.replication && sessionId !== undefined && !this.sessions.has(sessionId)) {
-      try {
-        await this.join(sessionId, this.replication);
-      } catch (error) {
-        unavailable(exchange, error, id);
-        return undefined;
-      }
+    if (this.replicas && sessionId !== undefined && !this.sessions.has(sessionId)) {
+      if (!(await this.replicas.join(exchange, sessionId, id))) return undefined;
     }
     return this.sessions.of(exchange, this.principal(exchange, auth));
-  }
-
-  /** Serves here a session another replica opened, if it is still open. */
-  private join(sessionId: string, replication: Replication): Promise<void> {
-    let joining = this.joining.get(sessionId);
-    if (joining) return joining;
-    joining = (async () => {
-      const record = await replication.sessions.touch(sessionId);
-      if (!record || this.sessions.has(sessionId) || this.sessions.full) return;
-      const transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId, false), {
-        replication,
-        restored: record.state,
-      });
-      await transport.link!.start();
-      this.sessions.add(sessionId, transport, record.principal);
-      await this.connect(transport, {});
-    })().finally(() => this.joining.delete(sessionId));
-    this.joining.set(sessionId, joining);
-    return joining;
   }
 
   /** Whom a request's sessions are bound to: the verified caller, else what `principalOf` says. */
@@ -444,32 +303,9 @@ export class StreamableHttpHandler {
   }
 }
 
-/** Why a batch cannot be served: empty, a malformed message, `initialize`, or an id used twice. */
-function batchProblem(batch: unknown[]): string | undefined {
-  if (batch.length === 0) return "an empty batch";
-  const ids = new Set<RequestId>();
-  for (let i = 0; i < batch.length; i++) {
-    const message = batch[i] as Record<string, unknown>;
-    const problem = messageProblem(message);
-    if (problem !== undefined) return `batch element ${i}: ${problem}`;
-    if (message.method === "initialize") return "initialize must not be part of a batch";
-    if ("method" in message && "id" in message) {
-      if (ids.has(message.id as RequestId)) return `batch element ${i}: the id ${message.id} is used twice`;
-      ids.add(message.id as RequestId);
-    }
-  }
-  return undefined;
-}
-
 /** Answers a request whose credentials fall short (401, 403, 400). */
 function refuse(exchange: HttpExchange, refusal: HttpRefusal, id?: RequestId): void {
   reply(exchange, refusal.status, ErrorCode.ServerError, refusal.message, { ...refusal.headers }, id);
-}
-
-/** Answers a request that needs the shared stores while they cannot be reached. */
-function unavailable(exchange: HttpExchange, error: unknown, id?: RequestId): void {
-  const why = `Service Unavailable: the shared session store cannot be reached (${(error as Error).message}); retry shortly`;
-  reply(exchange, 503, ErrorCode.ServerError, why, { "retry-after": "1" }, id);
 }
 
 /** GET and DELETE of an endpoint that keeps no sessions. */

@@ -1,5 +1,8 @@
 import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
+import { readRequestMeta, unsupportedVersion } from "../../../protocol/eras/request-meta.js";
+import { revisionOf } from "../../../protocol/revisions/index.js";
+import type { RequestMeta } from "../../../protocol/types/lifecycle.js";
 import type { HttpExchange } from "../shared/exchange.js";
 import {
   decodeHeaderValue,
@@ -83,4 +86,30 @@ function sameValue(decoded: string, value: string, argument: unknown): boolean {
   if (typeof argument !== "number") return decoded === value;
   const trimmed = decoded.trim();
   return trimmed !== "" && Number(trimmed) === argument;
+}
+
+/** Why a stateless request is refused before it is served, or its sender's `_meta`. */
+export function modernAdmission(
+  exchange: HttpExchange,
+  message: JSONRPCMessage,
+  version: string | undefined,
+  supportedVersions: readonly string[],
+  paramHeaders: ParamHeaders | undefined,
+): McpError | RequestMeta {
+  let meta: RequestMeta;
+  try {
+    meta = readRequestMeta((message as { params?: Record<string, unknown> }).params);
+  } catch (error) {
+    return error as McpError;
+  }
+  if (version !== meta.protocolVersion) {
+    return new McpError(
+      ErrorCode.HeaderMismatch,
+      `Header mismatch: MCP-Protocol-Version header value '${version ?? ""}' does not match body value '${meta.protocolVersion}'`,
+    );
+  }
+  if (!supportedVersions.includes(version) || revisionOf(version)?.era !== "modern") {
+    return unsupportedVersion(version, supportedVersions);
+  }
+  return modernHeaderProblem(exchange, message, paramHeaders) ?? meta;
 }
