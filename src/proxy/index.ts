@@ -44,3 +44,4 @@ export { type ToolOverride, ToolOverrides } from "./overrides.js";
 export { GatewayPolicy, type PolicyRule } from "./policy.js";
 export { createProxyServer, type ExposedTool, type ProxyOptions, ProxyServer } from "./proxy.js";
 export { FORWARDED_CAPABILITIES } from "./questions.js";
+export type { ProxyTasksOptions } from "./tasks.js";

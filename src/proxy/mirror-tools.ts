@@ -11,6 +11,7 @@ import type { McpServer } from "../server/server.js";
 import { accessMiddleware, auditMiddleware } from "./audit-middleware.js";
 import { describeError, verbatim } from "./forward.js";
 import { forwardCall } from "./forward-call.js";
+import { forwardTask } from "./forward-task.js";
 import { UpstreamGate } from "./limits.js";
 import { composeCall, type ToolCallContext, type ToolCallMiddleware } from "./middleware.js";
 import type { MirrorOptions, Upstreams } from "./mirror.js";
@@ -148,6 +149,9 @@ export class ToolMirror {
     const override = this.options.overrides?.of(server, definition.name);
     const trusted = this.options.trusted?.(server) === true;
     const target = { tool, gate: this.gateOf(tool.server), calls: this.calls, limits: this.options };
+    const store = this.options.tasks;
+    const task = store ? definition.execution?.taskSupport : undefined;
+    const taskTarget = store && { ...target, store, client: () => this.upstreams.multi.client(tool.server) };
     const route: Route = {
       server,
       tool: definition.name,
@@ -166,13 +170,16 @@ export class ToolMirror {
         icons: definition.icons,
         _meta: definition._meta,
         scopes: this.options.access?.scopesFor(server, definition.name),
+        task,
       },
       (args, request) => {
         const made = this.contexts.get(request);
         const ctx: ToolCallContext = made
           ? { ...made, arguments: args }
           : { ...route, request, arguments: args };
-        return forwardCall(target, ctx).finally(() => {
+        const forwarded =
+          taskTarget && request.task ? forwardTask(taskTarget, ctx) : forwardCall(target, ctx);
+        return forwarded.finally(() => {
           if (made) made.resultSize = ctx.resultSize;
         });
       },

@@ -6,6 +6,7 @@
 import type { McpClient } from "../client/client.js";
 import type { MultiServerClient } from "../client/multi/multi-client.js";
 import type { MultiServerTool } from "../client/multi/router.js";
+import type { TaskStore } from "../extensions/tasks/index.js";
 import type { Prompt } from "../protocol/types/prompts.js";
 import type { ServerMiddleware } from "../server/middleware.js";
 import type { McpServer } from "../server/server.js";
@@ -50,6 +51,8 @@ export interface MirrorOptions extends UpstreamLimits {
   overrides?: ToolOverrides | undefined;
   /** Whether a server (by label) is trusted: its annotations are believed. */
   trusted?: ((server: string) => boolean) | undefined;
+  /** The front's task store: set, tools run as tasks as their upstreams' do. */
+  tasks?: TaskStore | undefined;
 }
 
 /**

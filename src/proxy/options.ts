@@ -12,6 +12,7 @@ import type { ToolCallMiddleware } from "./middleware.js";
 import type { ToolOverride } from "./overrides.js";
 import type { PolicyRule } from "./policy.js";
 import type { ForwardedCalls } from "./questions.js";
+import type { ProxyTasksOptions } from "./tasks.js";
 
 /** What a config file adds to a gateway: its policy rules and tool overrides. */
 export interface GatewaySettings {
@@ -55,6 +56,11 @@ export interface ProxyCommonOptions extends UpstreamLimits {
    * upstream call is cancelled, in ms; default 10 minutes (the life of a `requestState`).
    */
   inputTimeout?: number;
+  /**
+   * The proxy's own tasks, which follow the upstreams' (a tool an upstream runs as a task runs as
+   * one of the proxy's too), or `false` for none: every call is then answered inline.
+   */
+  tasks?: ProxyTasksOptions | false;
   /** Receives one record per tool call; the answer waits for it. See `AuditLog`. */
   audit?: AuditSink;
   /** Who the proxy says it is; default the upstream's own info (bridge) or `mcpkit-proxy` (config). */

@@ -8,6 +8,7 @@ import { Mirror, type MirrorOptions, type Upstreams } from "./mirror.js";
 import { ToolOverrides } from "./overrides.js";
 import { GatewayPolicy } from "./policy.js";
 import { ForwardedCalls } from "./questions.js";
+import { frontTasks } from "./tasks.js";
 
 /** A bridge (`upstream`: one server, names kept) or an aggregate (`config`: many, `server__tool` names). */
 export type ProxyOptions = BridgeOptions | AggregateOptions;
@@ -84,6 +85,8 @@ export class ProxyServer extends McpServer {
     this.calls.close();
     try {
       await super.close();
+      // Closing ended the proxy's tasks: the upstream tasks they followed are cancelled first.
+      await this.calls.tasks.drain(10_000);
     } finally {
       await this.upstreams.multi.close();
     }
@@ -137,9 +140,11 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     offered.prompts ||= capabilities.prompts !== undefined;
     offered.completions ||= capabilities.completions !== undefined;
   }
+  const front = frontTasks(options.tasks, options.server?.extensions);
   const serverOptions: ServerOptions = {
     ...options.server,
     capabilities: { ...offered, ...options.server?.capabilities },
+    extensions: front.extensions,
   };
   const proxy = new ProxyServer(
     info,
@@ -156,6 +161,7 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
       overrides,
       middleware: options.middleware,
       trusted: (server) => upstreams.trusted(server),
+      tasks: front.store,
     },
     calls,
   );

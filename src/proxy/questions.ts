@@ -18,6 +18,7 @@ import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
 import type { RequestContext } from "../server/context.js";
 import type { InputMethod } from "../server/input-round.js";
+import { UpstreamTasks } from "./task-questions.js";
 
 /** What the proxy declares to every upstream: all it can forward to its clients. */
 export const FORWARDED_CAPABILITIES: ClientCapabilities = {
@@ -161,6 +162,8 @@ export class ForwardedCalls {
   private readonly bySignal = new WeakMap<AbortSignal, ForwardedCall>();
   /** Calls of stateless callers, by id, until they end or time out. */
   private readonly waiting = new Map<string, { call: ForwardedCall; timer: NodeJS.Timeout }>();
+  /** Front tasks following an upstream task, by that task's id (see `UpstreamTasks`). */
+  readonly tasks = new UpstreamTasks();
 
   constructor(
     /** How long a stateless caller may take to come back with answers, in ms. */
@@ -212,8 +215,13 @@ export class ForwardedCalls {
   }
 
   /** The call a question of `server` belongs to, or why none can be told. */
-  private callOf(server: string, signal: AbortSignal, method: string): ForwardedCall {
-    const own = this.bySignal.get(signal);
+  private async callOf(
+    server: string,
+    signal: AbortSignal,
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<ForwardedCall> {
+    const own = this.bySignal.get(signal) ?? (await this.tasks.callOf(server, params, signal));
     if (own) return own;
     const calls = this.inFlight.get(server);
     if (calls?.size === 1) return calls.values().next().value as ForwardedCall;
@@ -235,8 +243,8 @@ export class ForwardedCalls {
   features(server: string): ClientFeatures {
     const forward =
       (method: InputMethod) =>
-      (params: Record<string, unknown>, ctx: ServerRequestContext): Promise<object> =>
-        this.callOf(server, ctx.signal, method).ask(method, params, ctx.signal);
+      async (params: Record<string, unknown>, ctx: ServerRequestContext): Promise<object> =>
+        (await this.callOf(server, ctx.signal, method, params)).ask(method, params, ctx.signal);
     return {
       sampling: { handler: forward("sampling/createMessage") as never, tools: true, context: true },
       elicitation: { handler: forward("elicitation/create") as never, form: true, url: true },
