@@ -2,7 +2,9 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { declaresExtension, missingExtension } from "../../protocol/extensions.js";
 import type { Revision } from "../../protocol/revisions/index.js";
 import type { AroundHandler, ExtensionHost, RequestContext, ServerExtension } from "../../server/index.js";
+import type { MessageBus } from "../../transports/http/server/replication.js";
 import { MemoryTaskStore } from "./memory-store.js";
+import { TaskRelay } from "./relay.js";
 import { TaskRuntime } from "./runtime.js";
 import type { TaskStore } from "./store.js";
 import { isTerminal, TASKS_EXTENSION } from "./types.js";
@@ -21,6 +23,12 @@ export interface TasksOptions {
   pageSize?: number;
   /** The clock task times are read from, epoch ms; give the store the same one. Default `Date.now`. */
   now?: () => number;
+  /**
+   * The replicas' message bus (`replication.bus`), beside a `store` they share: a `tasks/cancel`
+   * or `tasks/update` that reaches a replica other than the one running the task is carried to
+   * it, so its handler is aborted or gets the answers. Without it such a cancel only marks the task.
+   */
+  bus?: MessageBus;
 }
 
 const positive = (name: string, value: number | undefined, fallback: number): number => {
@@ -56,6 +64,7 @@ export function tasks(options: TasksOptions = {}): ServerExtension & { readonly 
     now,
   });
   const pageSize = positive("pageSize", options.pageSize, 100);
+  const relay = options.bus ? new TaskRelay(options.bus, runtime) : undefined;
   let host: ExtensionHost | undefined;
 
   const stateless = (ctx: RequestContext) => ctx.request.requestMeta !== undefined;
@@ -118,7 +127,10 @@ export function tasks(options: TasksOptions = {}): ServerExtension & { readonly 
             if (stateless(ctx)) return {};
             throw new McpError(ErrorCode.InvalidParams, `Task ${record.taskId} is already ${record.status}`);
           }
+          const elsewhere = !runtime.running.has(record.taskId);
           const cancelled = await runtime.cancel(record);
+          // The store says cancelled already: a bus that cannot be reached leaves the handler running.
+          if (elsewhere) await relay?.cancel(record.taskId).catch(() => {});
           return stateless(ctx) ? {} : legacyTask(cancelled);
         },
       },
@@ -131,7 +143,9 @@ export function tasks(options: TasksOptions = {}): ServerExtension & { readonly 
           if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
             throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object");
           }
-          await runtime.running.get(record.taskId)?.answer(responses as Record<string, unknown>);
+          const running = runtime.running.get(record.taskId);
+          if (running) await running.answer(responses as Record<string, unknown>);
+          else await relay?.update(record.taskId, responses as Record<string, unknown>);
           return {};
         },
       },
@@ -174,6 +188,7 @@ export function tasks(options: TasksOptions = {}): ServerExtension & { readonly 
     },
     close: async () => {
       runtime.close();
+      await relay?.close();
       await store.close?.();
     },
   };
