@@ -86,10 +86,9 @@ try {
     for (const [name, status] of scored(scenarios)) outcomes.set(name, status);
     // The requirement set of 2026-07-28 runs the tasks extension's scenarios without scoring them;
     // here they count like scored ones, and one that did not run fails. Their 2025-11-25 form
-    // (tasks in the core) has no referee scenario. Against replicas they are not counted: the
-    // bundled servers keep their tasks in each process's memory, and a running task's input and
-    // cancellation do not yet travel between replicas.
-    if (revision === "2026-07-28" && replicas === undefined) {
+    // (tasks in the core) has no referee scenario. Against replicas too: the bundled servers keep
+    // their tasks in Redis, and a task's input and cancellation travel to the replica running it.
+    if (revision === "2026-07-28") {
       const ran = new Map(scenarios.map((s) => [s.name, s.status]));
       for (const name of TASKS_SCENARIOS) outcomes.set(name, ran.get(name) ?? "FAIL");
     }

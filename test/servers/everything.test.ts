@@ -142,8 +142,10 @@ function checkWav(base64: string): { sampleRate: number; samples: number } {
 }
 
 describe("everything server: inventory", () => {
-  it("is bundled for `mcpkit serve everything`", () => {
-    expect(BUNDLED_SERVERS.everything?.create).toBe(createEverythingServer);
+  it("is bundled for `mcpkit serve everything`", async () => {
+    const server = await BUNDLED_SERVERS.everything!.create([]);
+    expect(server.serverInfo.name).toBe(createEverythingServer().serverInfo.name);
+    await server.close();
   });
 
   it("declares every capability it serves", async () => {

@@ -3,8 +3,9 @@
  * server.
  */
 import type { Command } from "commander";
+import type { RedisReplication } from "../../redis/replication.js";
 import type { McpServer } from "../../server/server.js";
-import { BUNDLED_SERVERS } from "../../servers/index.js";
+import { BUNDLED_SERVERS, type BundledServerContext } from "../../servers/index.js";
 import { type AuthCliOptions, authOf, authOptions, noteProtected } from "../shared/auth-options.js";
 import { type CliContext, examplesHelp, unwrap } from "../shared/command.js";
 import { describeError, UsageError } from "../shared/errors.js";
@@ -17,12 +18,12 @@ import { note } from "../shared/status.js";
  * not `serve`'s own (`--http`, `--port`, `--host`), in order, e.g. `["/srv/a", "--read-only"]`; what
  * follows a `--` comes after a `"--"` element. It throws an `Error` saying what is wrong with them
  * (shown as a usage error, exit 2). `usage` (e.g. `<dir…> [--read-only]`) is shown in help; a server
- * without one takes no arguments.
+ * without one takes no arguments. Under `--redis`, `context.tasks` has the replicas' task store and bus.
  */
 export interface BundledServer {
   description: string;
   usage?: string;
-  create: (args: string[]) => McpServer | Promise<McpServer>;
+  create: (args: string[], context?: BundledServerContext) => McpServer | Promise<McpServer>;
 }
 
 export type BundledServers = Record<string, BundledServer>;
@@ -57,7 +58,8 @@ function portOf(text: string | undefined): number {
   return port;
 }
 
-async function createServer(servers: BundledServers, name: string, args: string[]): Promise<McpServer> {
+/** The bundled server `name`, its arguments checked; a usage error names what is wrong. */
+function bundledServer(servers: BundledServers, name: string, args: string[]): BundledServer {
   const server = Object.hasOwn(servers, name) ? servers[name] : undefined;
   if (!server) {
     throw new UsageError(
@@ -68,14 +70,36 @@ async function createServer(servers: BundledServers, name: string, args: string[
     const given = args.map((a) => JSON.stringify(a)).join(" ");
     throw new UsageError(`serve ${name}: takes no arguments, got ${given}`);
   }
+  return server;
+}
+
+/**
+ * Makes the server; with `--redis` (connected first) its tasks are kept in Redis, and a replica
+ * that gets a `tasks/cancel` or `tasks/update` for another's task carries it there on the bus.
+ */
+async function createServer(
+  server: BundledServer,
+  name: string,
+  args: string[],
+  replication: RedisReplication | undefined,
+): Promise<McpServer> {
+  const context: BundledServerContext = replication
+    ? { tasks: { store: replication.taskStore(), bus: replication.bus } }
+    : {};
   try {
-    return await server.create(args);
+    return await server.create(args, context);
   } catch (error) {
+    await replication?.close();
     throw new UsageError(`serve ${name}: ${describeError(error)}`);
   }
 }
 
-async function serve(server: McpServer, name: string, options: ServeOptions): Promise<void> {
+async function serve(
+  server: McpServer,
+  name: string,
+  options: ServeOptions,
+  replication: RedisReplication | undefined,
+): Promise<void> {
   const auth = await authOf(options, false);
   const http =
     options.http ||
@@ -89,7 +113,6 @@ async function serve(server: McpServer, name: string, options: ServeOptions): Pr
   }
   const port = portOf(options.port);
   warnIfReachable(options.host);
-  const replication = await replicationOf(options.redis);
   const handle = await server
     .serveHttp({
       port,
@@ -173,6 +196,9 @@ the authorization server.`),
       checkRedisUrl(options.redis);
       await authOf(options, false);
       const tail = context.afterDashes?.length ? ["--", ...context.afterDashes] : [];
-      await serve(await createServer(servers, name, [...args, ...tail]), name, options);
+      const all = [...args, ...tail];
+      const server = bundledServer(servers, name, all);
+      const replication = await replicationOf(options.redis);
+      await serve(await createServer(server, name, all, replication), name, options, replication);
     });
 }

@@ -1,5 +1,5 @@
 import { registerSkillResources, skills } from "../../extensions/skills/index.js";
-import { tasks } from "../../extensions/tasks/index.js";
+import { type TasksOptions, tasks } from "../../extensions/tasks/index.js";
 import { McpServer } from "../../server/server.js";
 import { registerClientTools } from "./client-tools.js";
 import { PNG_DATA_URI } from "./media.js";
@@ -10,6 +10,12 @@ import { everythingSkills } from "./skills.js";
 import { registerTaskTools } from "./task-tools.js";
 import { registerTools } from "./tools.js";
 
+/** Options of the everything server. */
+export interface EverythingServerOptions {
+  /** Where its tasks are kept and how replicas reach each other's (`store`, `bus`). */
+  tasks?: Pick<TasksOptions, "store" | "bus">;
+}
+
 /**
  * The "everything" server: the conformance fixture for both eras. It offers the
  * tools, resources, templates and prompts the MCP conformance referee calls (`test_simple_text`,
@@ -18,7 +24,7 @@ import { registerTools } from "./tools.js";
  * and the skills extension with one skill (`skill://pdf-processing/…`). Each server has its own
  * state; every session of one server shares it.
  */
-export function createEverythingServer(): McpServer {
+export function createEverythingServer(options: EverythingServerOptions = {}): McpServer {
   const catalog = everythingSkills();
   const server = new McpServer(
     {
@@ -29,7 +35,7 @@ export function createEverythingServer(): McpServer {
       instructions:
         "A test fixture exercising every MCP feature: call the test_* tools, read test:// resources, get test_* prompts.",
     },
-    { extensions: [tasks({ pollInterval: 200 }), skills(catalog)] },
+    { extensions: [tasks({ pollInterval: 200, ...options.tasks }), skills(catalog)] },
   );
   const watched = new WatchedResource();
   registerTools(server, watched);
