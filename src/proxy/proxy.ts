@@ -140,7 +140,7 @@ export async function createProxyServer(options: ProxyOptions): Promise<ProxySer
     offered.prompts ||= capabilities.prompts !== undefined;
     offered.completions ||= capabilities.completions !== undefined;
   }
-  const front = frontTasks(options.tasks, options.server?.extensions);
+  const front = frontTasks(options.tasks, options.server?.extensions, upstreams.multi);
   const serverOptions: ServerOptions = {
     ...options.server,
     capabilities: { ...offered, ...options.server?.capabilities },

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import type { ProtocolVersion } from "../../src/protocol/revisions/index.js";
 import { createProxyServer, type ProxyServer } from "../../src/proxy/index.js";
+import { CLI } from "./helpers.js";
 import { type Recorder, recordTo, type ServeProcess, serveEverything } from "./task-helpers.js";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
@@ -93,6 +94,33 @@ describe.each(ERAS)("an upstream at %s", (upstreamVersion) => {
     } finally {
       await client.close();
       await direct.close();
+    }
+  });
+});
+
+describe("a proxy without tasks", () => {
+  it.each([
+    [
+      "of upstreams that offer none",
+      { upstream: { command: process.execPath, args: [CLI, "serve", "calculator"] } },
+    ],
+    ["told tasks: false", { tasks: false as const }],
+  ])("%s declares none and answers inline", async (_, given) => {
+    const proxy = await createProxyServer({ upstream: { url: upstream.url }, ...given });
+    const http = await proxy.serveHttp({ port: 0 });
+    const client = await McpClient.connect({ url: http.url, protocolVersion: "2025-11-25" });
+    try {
+      expect(client.capabilities.tasks).toBeUndefined();
+      expect((await client.listTools()).some((tool) => tool.execution !== undefined)).toBe(false);
+      if (!("upstream" in given)) {
+        expect((await client.callTool("slow_compute", { seconds: 0, label: "inline" })).text()).toBe(
+          "Computed inline in 0 s",
+        );
+      }
+    } finally {
+      await client.close();
+      await http.close();
+      await proxy.close();
     }
   });
 });
