@@ -1,4 +1,5 @@
 import { fixedJson } from "../jsonrpc/fixed-json.js";
+import type { ResultStamp } from "../protocol/eras/era.js";
 import { modern } from "../protocol/eras/modern.js";
 import { META } from "../protocol/eras/request-meta.js";
 import type { Implementation } from "../protocol/types/base.js";
@@ -12,9 +13,9 @@ export function serverMetaOf(serverInfo: Implementation): Readonly<Record<string
 }
 
 /**
- * Lets a handler ask for input: its request then ends with an `InputRequiredResult` (through
- * `finish`, which decorates it) as soon as the handler waits for answers the client has not given
- * yet, while the handler itself never returns.
+ * Lets a handler ask for input: its request then ends with an `InputRequiredResult`, decorated
+ * with `stamp`, as soon as the handler waits for answers the client has not given yet, while the
+ * handler itself never returns.
  */
 export function openInputRounds(
   method: string,
@@ -22,14 +23,14 @@ export function openInputRounds(
   params: Record<string, unknown>,
   ctx: RequestContext,
   signer: RequestStateSigner,
-  finish: (result: object) => object,
+  stamp: ResultStamp,
 ): void {
   // The round (and the requestState check) exists only once the handler asks something.
   let round: InputRound | undefined;
   ctx.round = () => {
     round ??= new InputRound(params, `${method} ${String(subject(params))}`, signer, () => {
       try {
-        ctx.request.answer(finish(round!.result()));
+        ctx.request.answer(modern.decorate(method, round!.result(), stamp));
       } catch (error) {
         ctx.request.answer(undefined, modern.mapError(error));
       }

@@ -42,18 +42,21 @@ export class StatelessServing {
     if (capability && !this.host.capabilities()[capability]) throw notOffered(method, capability);
     if (entry.scopes) checkScopes(entry, params, ctx);
     const stamp = entry.cacheable ? this.stampOf(method, params) : this.uncachedStamp;
-    const finish = (result: object): object => modern.decorate(method, result, stamp);
-    if (entry.asks) openInputRounds(method, entry.asks, params, ctx, this.host.signer, finish);
+    if (entry.asks) openInputRounds(method, entry.asks, params, ctx, this.host.signer, stamp);
     let result: object | Promise<object>;
     try {
       result = entry.handler(params, ctx);
     } catch (error) {
       throw modern.mapError(error);
     }
-    if (!(result instanceof Promise)) return finish(result);
-    return result.then(finish, (error) => {
-      throw modern.mapError(error);
-    });
+    // No closure for the common, synchronous answer.
+    if (!(result instanceof Promise)) return modern.decorate(method, result, stamp);
+    return result.then(
+      (value) => modern.decorate(method, value, stamp),
+      (error) => {
+        throw modern.mapError(error);
+      },
+    );
   }
 
   /** The stamp of a cacheable result: a resource may have caching hints of its own. */

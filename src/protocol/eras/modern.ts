@@ -54,13 +54,15 @@ export const modern: ProtocolEra = {
   readMeta: readRequestMeta,
   decorate(_method, result, { serverMeta, cache }) {
     const given = result as Record<string, unknown>;
+    // A copy written out (see `extend`), with no object for the fields it adds.
+    const decorated: Record<string, unknown> = {};
+    for (const key in given) decorated[key] = given[key];
+    const resultType = given.resultType ?? "complete";
+    decorated.resultType = resultType;
     const own = given._meta as object | undefined;
-    const decorated: Record<string, unknown> = extend(given, {
-      resultType: given.resultType ?? "complete",
-      // Most results carry no _meta of their own: they share the server's.
-      _meta: own === undefined ? serverMeta : extend(own, serverMeta),
-    });
-    if (cache !== undefined && decorated.resultType === "complete") {
+    // Most results carry no _meta of their own: they share the server's.
+    decorated._meta = own === undefined ? serverMeta : extend(own, serverMeta);
+    if (cache !== undefined && resultType === "complete") {
       decorated.ttlMs ??= cache.ttlMs;
       decorated.cacheScope ??= cache.cacheScope;
     }
