@@ -7,6 +7,11 @@ import { type AuditHead, GENESIS, hashLine, headPath, parseHead } from "./audit-
 export interface AuditLogOptions {
   /** Chain with HMAC-SHA256 under this key instead of SHA-256: `mcpkit audit verify --key-file` checks it. */
   key?: string | Uint8Array;
+  /**
+   * How long the head file may lag the log, in ms: it is rewritten at most this often while lines
+   * come, and on `close`. `0` rewrites it after every write. Default 1000.
+   */
+  headInterval?: number;
 }
 
 /** How much of the end of an existing log is read to find its last line. */
@@ -45,7 +50,7 @@ async function lastOf(path: string, key: AuditLogOptions["key"]): Promise<AuditH
       `the last line of ${path} is not a chained audit record: check it with mcpkit audit verify`,
     );
   const last = { lines: seq, hash: hashLine(line, key) };
-  if (head && (head.lines !== last.lines || head.hash !== last.hash)) {
+  if (head && !(await headAgrees(path, head, last, { text, whole: size <= TAIL }, key))) {
     throw new Error(
       `${path} does not match its head file (${head.lines} lines): it was cut or edited; check it with mcpkit audit verify`,
     );
@@ -53,11 +58,43 @@ async function lastOf(path: string, key: AuditLogOptions["key"]): Promise<AuditH
   return last;
 }
 
+/** The line numbered `seq` in `text` (whole lines, or a tail whose first line may be cut). */
+function lineOf(text: string, seq: number, whole: boolean): string | undefined {
+  const marker = `{"seq":${seq},`;
+  const at = whole && text.startsWith(marker) ? 0 : text.indexOf(`\n${marker}`) + 1;
+  if (at === 0 && !(whole && text.startsWith(marker))) return undefined;
+  const end = text.indexOf("\n", at);
+  return text.slice(at, end < 0 ? undefined : end);
+}
+
+/**
+ * Whether the log agrees with its head: the head names the last line, or (the proxy stopped
+ * between two writes of the head) an earlier one, which must still hash as the head says.
+ */
+async function headAgrees(
+  path: string,
+  head: AuditHead,
+  last: AuditHead,
+  tail: { text: string; whole: boolean },
+  key: AuditLogOptions["key"],
+): Promise<boolean> {
+  if (head.lines === last.lines) return head.hash === last.hash;
+  if (head.lines > last.lines || head.lines === 0) return head.lines === 0 && head.hash === GENESIS;
+  // The line is near the end, unless the head lagged by more than the tail read.
+  const line =
+    lineOf(tail.text, head.lines, tail.whole) ??
+    (tail.whole ? undefined : lineOf(await readFile(path, "utf8"), head.lines, true));
+  return line !== undefined && hashLine(line, key) === head.hash;
+}
+
 /**
  * An audit log written as JSON lines, to a file (appended, created if missing) or to stderr. Each
  * line carries `seq` and `prev`, the hash of the line before (see `audit-chain.ts`); a file log
  * also keeps `<file>.head` with the count and the last hash, so `mcpkit audit verify` notices a
- * cut at the end. An existing log is continued, and refused if it no longer matches its head.
+ * cut at the end. The head is rewritten at most every `headInterval` ms and on `close`: a proxy
+ * that stops without closing leaves a head up to that long behind, and a cut of only the lines
+ * after it would not show. An existing log is continued, and refused if it no longer matches its
+ * head (the lines after a lagging head are kept and chained on).
  * `write` resolves once its line is written, so a call's line exists before its answer is sent;
  * lines that arrive together are written together.
  *
@@ -69,6 +106,14 @@ export class AuditLog {
   private pending: { line: string; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private flushing: Promise<void> | undefined;
   private closed = false;
+  /** What the file holds once the pending lines are written, for the next head write. */
+  private appended: AuditHead;
+  private headTimer: NodeJS.Timeout | undefined;
+  /** The head write under way: writes of the head never overlap. */
+  private headWrite: Promise<void> = Promise.resolve();
+  private headError: unknown;
+  /** What the head file says. */
+  private onDisk: AuditHead;
 
   private constructor(
     private readonly handle: FileHandle | undefined,
@@ -76,13 +121,19 @@ export class AuditLog {
     readonly target: string,
     private head: AuditHead,
     private readonly key: AuditLogOptions["key"],
-  ) {}
+    private readonly headInterval: number,
+  ) {
+    this.appended = head;
+    this.onDisk = head;
+  }
 
   /** Opens `path` for appending, or stderr for `"-"`. Rejects if the file cannot be opened or was tampered with. */
   static async open(path: string, options: AuditLogOptions = {}): Promise<AuditLog> {
-    if (path === "-") return new AuditLog(undefined, "stderr", { lines: 0, hash: GENESIS }, options.key);
+    const interval = options.headInterval ?? 1000;
+    if (path === "-")
+      return new AuditLog(undefined, "stderr", { lines: 0, hash: GENESIS }, options.key, interval);
     const head = await lastOf(path, options.key);
-    return new AuditLog(await open(path, "a", 0o600), path, head, options.key);
+    return new AuditLog(await open(path, "a", 0o600), path, head, options.key, interval);
   }
 
   /** `write`, bound: give it as the proxy's `audit` option. */
@@ -99,15 +150,22 @@ export class AuditLog {
     return written;
   }
 
-  /** Waits for the lines written so far, then closes the file. */
+  /** Waits for the lines written so far, writes the head, then closes the file. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.flushing;
-    await this.handle?.close();
+    clearTimeout(this.headTimer);
+    this.headTimer = undefined;
+    try {
+      if (this.handle) await this.writeHead();
+    } finally {
+      await this.handle?.close();
+    }
+    if (this.headError !== undefined) throw this.headError;
   }
 
-  /** Writes what is pending, then the head, until nothing is. */
+  /** Writes what is pending until nothing is; the head follows (see `headInterval`). */
   private async flush(): Promise<void> {
     while (this.pending.length > 0) {
       const batch = this.pending;
@@ -115,17 +173,43 @@ export class AuditLog {
       const head = this.head;
       try {
         await this.append(batch.map((entry) => `${entry.line}\n`).join(""));
-        if (this.handle) {
-          const file = headPath(this.target);
-          await writeFile(`${file}.tmp`, `${JSON.stringify(head)}\n`, { mode: 0o600 });
-          await rename(`${file}.tmp`, file);
-        }
+        this.appended = head;
+        if (this.handle && this.headInterval === 0) await this.writeHead();
+        else this.scheduleHead();
         for (const entry of batch) entry.resolve();
       } catch (error) {
         for (const entry of batch) entry.reject(error);
       }
     }
     this.flushing = undefined;
+  }
+
+  /** Writes the head within `headInterval`, unless a write is already due. */
+  private scheduleHead(): void {
+    if (!this.handle || this.headTimer !== undefined || this.closed) return;
+    this.headTimer = setTimeout(() => {
+      this.headTimer = undefined;
+      this.writeHead().catch((error: unknown) => {
+        this.headError = error;
+      });
+    }, this.headInterval);
+    // A lagging head is what a crash leaves anyway: it does not keep the process alive.
+    this.headTimer.unref();
+  }
+
+  /** Replaces the head file with what the log holds now (a new file renamed over it: never half written). */
+  private writeHead(): Promise<void> {
+    this.headWrite = this.headWrite
+      .catch(() => {})
+      .then(async () => {
+        const head = this.appended;
+        if (head.lines === this.onDisk.lines) return;
+        const file = headPath(this.target);
+        await writeFile(`${file}.tmp`, `${JSON.stringify(head)}\n`, { mode: 0o600 });
+        await rename(`${file}.tmp`, file);
+        this.onDisk = head;
+      });
+    return this.headWrite;
   }
 
   private async append(text: string): Promise<void> {

@@ -1,5 +1,5 @@
 /** The audit log's hash chain: continuing a log, refusing one that was cut, and keyed chains. */
-import { mkdtemp, readFile, rm, truncate, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readFile, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -81,5 +81,68 @@ describe("AuditLog", () => {
     expect(await verifyAuditLog(path)).toMatchObject({ ok: false, badLine: 2 });
     await writeFile(path, `${text}not json\n`);
     expect((await verifyAuditLog(path)).message).toBe("line 2: not JSON");
+  });
+
+  it("the head follows at intervals and on close; a log whose head lags (a crash) verifies and goes on", async () => {
+    const path = join(dir, "f.jsonl");
+    await write(path, ["one", "two"]);
+    const log = await AuditLog.open(path, { headInterval: 60_000 });
+    await log.write(record("three"));
+    await log.write(record("four"));
+    // What a crash now leaves: four lines, a head naming the second.
+    const crashed = join(dir, "crashed.jsonl");
+    await copyFile(path, crashed);
+    await copyFile(`${path}.head`, `${crashed}.head`);
+    await log.close();
+    expect(JSON.parse(await readFile(`${path}.head`, "utf8"))).toMatchObject({ lines: 4 });
+    expect(JSON.parse(await readFile(`${crashed}.head`, "utf8"))).toMatchObject({ lines: 2 });
+
+    const lagging = await verifyAuditLog(crashed);
+    expect(lagging).toMatchObject({ ok: true, lines: 4, headChecked: true, afterHead: 2 });
+    expect(lagging.message).toContain("cannot be seen");
+    await write(crashed, ["five"]);
+    expect(await verifyAuditLog(crashed)).toMatchObject({ ok: true, lines: 5, headChecked: true });
+    expect(await verifyAuditLog(crashed)).not.toHaveProperty("afterHead");
+  });
+
+  it("with a lagging head, an edited line, a removed line and a cut into what the head names still show", async () => {
+    const path = join(dir, "g.jsonl");
+    await write(path, ["one", "two", "three"]);
+    const log = await AuditLog.open(path, { headInterval: 60_000 });
+    await log.write(record("four"));
+    const lines = (await readFile(path, "utf8")).split("\n").slice(0, -1);
+    const head = await readFile(`${path}.head`, "utf8");
+    await log.close();
+    const variant = async (name: string, kept: string[]) => {
+      const file = join(dir, name);
+      await writeFile(file, `${kept.join("\n")}\n`);
+      await writeFile(`${file}.head`, head);
+      return file;
+    };
+    const edited = await variant("edited.jsonl", [
+      lines[0]!,
+      lines[1]!.replace('"two"', '"TWO"'),
+      ...lines.slice(2),
+    ]);
+    expect(await verifyAuditLog(edited)).toMatchObject({ ok: false, badLine: 3 });
+    const lastKnownEdited = await variant("edited3.jsonl", [
+      ...lines.slice(0, 2),
+      lines[2]!.replace('"three"', '"3"'),
+    ]);
+    expect(await verifyAuditLog(lastKnownEdited)).toMatchObject({ ok: false, badLine: 3 });
+    await expect(AuditLog.open(lastKnownEdited)).rejects.toThrow(/does not match its head file/);
+    const removed = await variant("removed.jsonl", [lines[0]!, ...lines.slice(2)]);
+    expect(await verifyAuditLog(removed)).toMatchObject({ ok: false, badLine: 2 });
+    const cut = await variant("cut.jsonl", lines.slice(0, 2));
+    expect(await verifyAuditLog(cut)).toMatchObject({ ok: false, badLine: 3 });
+    await expect(AuditLog.open(cut)).rejects.toThrow(/does not match its head file/);
+  });
+
+  it("headInterval 0 writes the head with every write", async () => {
+    const path = join(dir, "h.jsonl");
+    const log = await AuditLog.open(path, { headInterval: 0 });
+    await log.write(record("one"));
+    expect(JSON.parse(await readFile(`${path}.head`, "utf8"))).toMatchObject({ lines: 1 });
+    await log.close();
   });
 });
