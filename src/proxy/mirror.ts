@@ -167,8 +167,8 @@ export class Mirror {
       }),
       client.on("log", ({ level, logger, data }) => {
         const name = this.upstreams.logger(server, logger);
-        // During the only call in flight to the server, the message is that call's: it reaches its
-        // caller in either era. Otherwise every session that asked for messages gets it.
+        // While the calls in flight to the server come from one session, the message is that
+        // caller's, in either era. Otherwise every session that asked for messages gets it.
         const call = this.calls.soleCall(server);
         if (call) call.front.log(level, data, name);
         else this.server.log(level, data, name);

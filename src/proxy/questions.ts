@@ -7,8 +7,10 @@
  * to, whose own capabilities then decide (a caller that cannot answer gets the upstream an error,
  * as its own client would). Which call a question belongs to: a stateless (2026-07-28) upstream
  * asks within the call's own request, so the answer is exact; a session upstream sends a request
- * that names no call, so it goes to the only call in flight to that upstream, and is refused when
- * several are (guessing would show one caller's question to another).
+ * that names no call, so it goes to the only call in flight to that upstream, or, with several, to
+ * the first of them when they all come from one front session of one caller (the same client is
+ * asked either way), and is refused when they come from several (guessing would show one caller's
+ * question to another).
  */
 import { randomBytes } from "node:crypto";
 import type { ClientFeatures, ServerRequestContext } from "../client/features.js";
@@ -224,19 +226,20 @@ export class ForwardedCalls {
     const own = this.bySignal.get(signal) ?? (await this.tasks.callOf(server, params, signal));
     if (own) return own;
     const calls = this.inFlight.get(server);
-    if (calls?.size === 1) return calls.values().next().value as ForwardedCall;
+    const call = calls && oneFront(calls);
+    if (call) return call;
     throw new McpError(
       ErrorCode.InvalidRequest,
       calls === undefined
         ? `${method} outside a tool call: the proxy has no client to ask`
-        : `${method} cannot be forwarded: ${calls.size} calls are in flight to this server and the request names none`,
+        : `${method} cannot be forwarded: ${calls.size} calls of several clients of the proxy are in flight to this server, and the request names none of them (a request of a 2025-11-25 session names no call: give each client its own proxy, or use an upstream of the 2026-07-28 era, whose questions travel within their call)`,
     );
   }
 
-  /** The call the message of `server` belongs to, when exactly one can be told. */
+  /** The call the message of `server` belongs to, when its client can be told. */
   soleCall(server: string): ForwardedCall | undefined {
     const calls = this.inFlight.get(server);
-    return calls?.size === 1 ? (calls.values().next().value as ForwardedCall) : undefined;
+    return calls && oneFront(calls);
   }
 
   /** The client features of the connection to `server`: each question goes to its call's caller. */
@@ -256,4 +259,17 @@ export class ForwardedCalls {
       },
     };
   }
+}
+
+/**
+ * The call a question goes to when the upstream names none: the only one, or the first when all
+ * come from one front session and caller (its client is asked whichever it is).
+ */
+function oneFront(calls: Set<ForwardedCall>): ForwardedCall | undefined {
+  let first: ForwardedCall | undefined;
+  for (const call of calls) {
+    if (first === undefined) first = call;
+    else if (call.front.session !== first.front.session || call.caller !== first.caller) return undefined;
+  }
+  return first;
 }
