@@ -44,6 +44,25 @@ export class ProxyServer extends McpServer {
     // First, so outermost: what the proxy's own steps refuse, later middleware never sees.
     const steps = this.mirror.toolCallMiddleware();
     if (steps) this.use("tools/call", steps);
+    this.use("notifications/roots/list_changed", (_ctx, next) => {
+      this.announceRoots();
+      return next();
+    });
+  }
+
+  /**
+   * Tells every session upstream that a caller's roots changed: it asks again, within a call, and
+   * the question reaches that call's caller. (The upstream clients answer `roots/list` with a
+   * handler, so `setRoots` only announces.)
+   */
+  private announceRoots(): void {
+    for (const server of this.upstreams.multi.servers) {
+      try {
+        this.upstreams.multi.client(server).setRoots([]);
+      } catch {
+        // not connected: it asks for roots afresh when it is
+      }
+    }
   }
 
   /** The upstream servers, for their health, clients and events. */
