@@ -48,6 +48,14 @@ export class AccessPolicy {
     return scopes.size === 0 ? undefined : [...scopes];
   }
 
+  /** Whether a subject list of the tool leaves `caller` out (then it is not listed to them either). */
+  excludes(server: string, tool: string, caller: AuthInfo | undefined): boolean {
+    return this.covering(server, tool).some(
+      (rule) =>
+        rule.subjects !== undefined && (caller === undefined || !rule.subjects.includes(caller.subject)),
+    );
+  }
+
   /** Refuses a call by a caller no subject list of the tool names. */
   checkSubject(server: string, tool: string, caller: AuthInfo | undefined): void {
     for (const rule of this.covering(server, tool)) {

@@ -79,6 +79,27 @@ export class ToolMirror {
     };
   }
 
+  /**
+   * A `tools/list` middleware leaving out, for each caller, the tools the policy or the access
+   * rules refuse them outright (not those needing approval or arguments that pass); `undefined`
+   * when neither has rules.
+   */
+  listMiddleware(): ServerMiddleware<"tools/list"> | undefined {
+    const { policy, access } = this.options;
+    if (!policy && !access) return undefined;
+    return async (ctx, next) => {
+      const result = await next();
+      const caller = ctx.auth;
+      const tools = result.tools.filter((tool) => {
+        const route = this.routes.get(tool.name);
+        if (route === undefined) return true;
+        if (policy?.refusalOf(route.server, route.tool, caller) !== undefined) return false;
+        return access?.excludes(route.server, route.tool, caller) !== true;
+      });
+      return tools.length === result.tools.length ? result : { ...result, tools };
+    };
+  }
+
   /** The tools clients see: their names, servers and names upstream. */
   exposed(): { name: string; server: string; tool: string }[] {
     return this.wanted().map(({ name, tool }) => ({

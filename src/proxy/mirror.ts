@@ -120,6 +120,11 @@ export class Mirror {
     return this.toolMirror.serverMiddleware();
   }
 
+  /** The per-caller filter of `tools/list` (none: `undefined`). */
+  toolListMiddleware(): ServerMiddleware<"tools/list"> | undefined {
+    return this.toolMirror.listMiddleware();
+  }
+
   /** The tools clients see: their names, servers and names upstream. */
   exposedTools(): { name: string; server: string; tool: string }[] {
     return this.toolMirror.exposed();

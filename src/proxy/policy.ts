@@ -99,6 +99,20 @@ export class GatewayPolicy {
     return this.rules.length === 0;
   }
 
+  /**
+   * Why `caller` may not call `server/tool` at all (a deny rule, or allow rules naming others), or
+   * `undefined` when it may: such tools are not listed to that caller either.
+   */
+  refusalOf(server: string, tool: string, caller: AuthInfo | undefined): "deny" | "not-allowed" | undefined {
+    const rules = this.rules.filter((rule) => this.matches(rule, server, tool));
+    if (rules.length === 0) return undefined;
+    const forCaller = rules.filter((rule) => rule.callers === undefined || isOneOf(rule.callers, caller));
+    if (forCaller.some((rule) => rule.action === "deny")) return "deny";
+    const allows = rules.filter((rule) => rule.action === "allow");
+    if (allows.length > 0 && !allows.some((rule) => forCaller.includes(rule))) return "not-allowed";
+    return undefined;
+  }
+
   /** The policy as a middleware: refusals are `isError` results and the upstream is never called. */
   readonly middleware: ToolCallMiddleware = async (ctx, next) => {
     const caller = ctx.request.auth;
@@ -106,10 +120,10 @@ export class GatewayPolicy {
     if (rules.length === 0) return next();
     const forCaller = rules.filter((rule) => rule.callers === undefined || isOneOf(rule.callers, caller));
     const who = caller ? `subject ${caller.subject}` : "callers without a token";
-    if (forCaller.some((rule) => rule.action === "deny"))
+    const refused = this.refusalOf(ctx.server, ctx.tool, caller);
+    if (refused === "deny")
       return refusal(ctx, `Denied by the gateway's policy: ${ctx.name} is not for ${who}.`);
-    const allows = rules.filter((rule) => rule.action === "allow");
-    if (allows.length > 0 && !allows.some((rule) => forCaller.includes(rule)))
+    if (refused === "not-allowed")
       return refusal(
         ctx,
         `Denied by the gateway's policy: ${ctx.name} is only for the callers it names, not ${who}.`,

@@ -44,6 +44,8 @@ export class ProxyServer extends McpServer {
     // First, so outermost: what the proxy's own steps refuse, later middleware never sees.
     const steps = this.mirror.toolCallMiddleware();
     if (steps) this.use("tools/call", steps);
+    const listed = this.mirror.toolListMiddleware();
+    if (listed) this.use("tools/list", listed);
     this.use("notifications/roots/list_changed", (_ctx, next) => {
       this.announceRoots();
       return next();

@@ -65,6 +65,7 @@ beforeAll(async () => {
       { tools: "notes/write_*", scopes: ["files:write"] },
       { tools: "admin_*", subjects: ["alice"] },
     ],
+    policy: [{ tools: "notes/write_note", callers: ["alice"], action: "deny" }],
     audit: (record) => {
       audit.push(record);
     },
@@ -187,6 +188,29 @@ describe("access rules and the audit log", () => {
       await expect(client.callTool("admin_reset", {})).rejects.toThrow(/not for subject agent/);
     } finally {
       await client.close();
+    }
+  });
+
+  it("lists to each caller only the tools the access rules and the policy let it call", async () => {
+    const agent = await connectAs(await as.token({ resource: front.url, scope: "mcp:tools" }));
+    const alice = await connectAs(
+      await as.sign({
+        iss: as.issuer,
+        sub: "alice",
+        aud: front.url,
+        client_id: "mcp-app",
+        scope: "mcp:tools files:write",
+        iat: Math.floor(Date.now() / 1000),
+        exp: Math.floor(Date.now() / 1000) + 600,
+      }),
+    );
+    try {
+      const names = async (client: McpClient) => (await client.listTools()).map((tool) => tool.name).sort();
+      expect(await names(agent)).toEqual(["whoami", "write_note"]);
+      expect(await names(alice)).toEqual(["admin_reset", "whoami"]);
+    } finally {
+      await agent.close();
+      await alice.close();
     }
   });
 
