@@ -22,8 +22,9 @@ export function auditMiddleware(
     let resultSize: number | undefined;
     try {
       const result = await next();
-      // The server makes a cancelled call's error a result: the signal tells.
-      if (ctx.request.signal.aborted) {
+      // The server makes a cancelled call's error a result: the request tells (asked without
+      // making its signal).
+      if (ctx.request.request.cancelled) {
         outcome = "cancelled";
         return result;
       }
@@ -31,7 +32,7 @@ export function auditMiddleware(
       resultSize = ctx.resultSize ?? Buffer.byteLength(JSON.stringify(result));
       return result;
     } catch (error) {
-      if (ctx.request.signal.aborted) outcome = "cancelled";
+      if (ctx.request.request.cancelled) outcome = "cancelled";
       throw error;
     } finally {
       const record: AuditRecord = {

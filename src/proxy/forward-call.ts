@@ -59,10 +59,14 @@ export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): 
   } else {
     call = start(target, ctx, subjectOf, stateless);
   }
-  // A stateless call outlives its round: the round's cancellation is passed on while it serves.
+  // A stateless call outlives its round: the round's cancellation is passed on while it serves
+  // (heard without making the round's signal, which nothing else needs).
   const controller = call.controller;
-  const cancel = () => controller?.abort(front.signal.reason);
-  if (controller) front.signal.addEventListener("abort", cancel, { once: true });
+  const round = front.request;
+  if (controller) {
+    if (round.cancelled) controller.abort(front.signal.reason);
+    else round.whenCancelled = (reason) => controller.abort(reason);
+  }
   try {
     for (let n = 0; ; n++) {
       const question = await call.question(n);
@@ -79,7 +83,7 @@ export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): 
     ctx.resultSize = call.resultSize;
     return result;
   } finally {
-    if (controller) front.signal.removeEventListener("abort", cancel);
+    if (controller) round.whenCancelled = undefined;
   }
 }
 

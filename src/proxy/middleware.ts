@@ -24,7 +24,7 @@ export interface ToolCallContext {
   readonly annotations: ToolAnnotations | undefined;
   /** Whether the upstream is trusted (its entry says `"trusted": true`). */
   readonly trusted: boolean;
-  /** The result's size in bytes of JSON, set by the forwarding step. */
+  /** The result's size in bytes of JSON, set by the forwarding step when it measured it (a large result). */
   resultSize?: number;
   /** Set by a middleware that refused the call: the result it returns is the proxy's, not the tool's. */
   refused?: string;

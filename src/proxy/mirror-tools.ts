@@ -200,8 +200,9 @@ export class ToolMirror {
           : { ...route, request, arguments: args };
         const forwarded =
           taskTarget && request.task ? forwardTask(taskTarget, ctx) : forwardCall(target, ctx);
+        if (!made) return forwarded;
         return forwarded.finally(() => {
-          if (made) made.resultSize = ctx.resultSize;
+          made.resultSize = ctx.resultSize;
         });
       },
     );

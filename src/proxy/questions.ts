@@ -160,8 +160,11 @@ export function continuedCallId(ctx: RequestContext): string | undefined {
  */
 export class ForwardedCalls {
   private readonly inFlight = new Map<string, Set<ForwardedCall>>();
-  /** By the signal each upstream call was made with: a stateless upstream's questions carry it. */
-  private readonly bySignal = new WeakMap<AbortSignal, ForwardedCall>();
+  /**
+   * By the signal each upstream call was made with: a stateless upstream's questions carry it. A
+   * `Map`, emptied as calls end: a `WeakMap` entry per call costs the collector more.
+   */
+  private readonly bySignal = new Map<AbortSignal, ForwardedCall>();
   /** Calls of stateless callers, by id, until they end or time out. */
   private readonly waiting = new Map<string, { call: ForwardedCall; timer: NodeJS.Timeout }>();
   /** Front tasks following an upstream task, by that task's id (see `UpstreamTasks`). */
@@ -180,6 +183,7 @@ export class ForwardedCalls {
     this.bySignal.set(call.signal, call);
     return () => {
       calls.delete(call);
+      if (this.bySignal.get(call.signal) === call) this.bySignal.delete(call.signal);
       if (calls.size === 0) this.inFlight.delete(server);
       const id = call.knownId;
       const entry = id === undefined ? undefined : this.waiting.get(id);

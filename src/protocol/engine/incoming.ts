@@ -20,6 +20,11 @@ export class IncomingRequest {
   batch: Batch | undefined;
   private controller: AbortController | undefined;
   private cancelReason: string | undefined;
+  /**
+   * @internal Called once if the request is cancelled: for a caller that would otherwise make
+   * `signal` only to listen on it (an `AbortController` and a listener per request).
+   */
+  whenCancelled: ((reason: Error) => void) | undefined;
 
   constructor(
     private readonly peer: Peer,
@@ -90,7 +95,10 @@ export class IncomingRequest {
     if (this.cancelled) return;
     this.cancelled = true;
     this.cancelReason = reason;
-    this.controller?.abort(this.abortReason());
+    if (this.controller === undefined && this.whenCancelled === undefined) return;
+    const error = this.abortReason();
+    this.controller?.abort(error);
+    this.whenCancelled?.(error);
   }
 
   private abortReason(): Error {
