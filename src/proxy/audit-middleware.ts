@@ -3,12 +3,14 @@ import type { AccessPolicy } from "./access.js";
 import { type AuditRecord, type AuditSink, digestArguments } from "./audit.js";
 import { describeError } from "./forward.js";
 import type { CallOutcome, ToolCallMiddleware } from "./middleware.js";
+import { AbandonedCall } from "./questions.js";
 
 /**
  * Writes one record per call to `sink`, after the call and before its answer: who called, which
  * tool of which upstream, a digest of the arguments, how it ended, the result's size and how long
  * it took. A failing sink is reported to `onWarning` and does not fail the call. A stateless round
- * that ends asking for input writes nothing: the round that ends the call does.
+ * that ends asking for input writes nothing: the round that ends the call does, or, if the caller
+ * never comes back within `inputTimeout`, the last round writes `abandoned`.
  */
 export function auditMiddleware(
   sink: AuditSink,
@@ -32,7 +34,8 @@ export function auditMiddleware(
       resultSize = ctx.resultSize ?? Buffer.byteLength(JSON.stringify(result));
       return result;
     } catch (error) {
-      if (ctx.request.request.cancelled) outcome = "cancelled";
+      if (error instanceof AbandonedCall) outcome = "abandoned";
+      else if (ctx.request.request.cancelled) outcome = "cancelled";
       throw error;
     } finally {
       const record: AuditRecord = {

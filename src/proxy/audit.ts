@@ -9,7 +9,8 @@ import type { CallOutcome } from "./middleware.js";
  * How a call ended: `ok` (a result), `tool_error` (a result with `isError: true`), `error` (a
  * JSON-RPC or transport error: the server refused the call, or could not be reached), `cancelled`
  * (the client cancelled the request, or its connection closed, before the answer), `denied` (the
- * proxy's policy refused it: the upstream was not called).
+ * proxy's policy refused it: the upstream was not called), `abandoned` (a stateless caller was
+ * asked for input and did not come back within `inputTimeout`: the upstream call was cancelled).
  */
 export type AuditOutcome = CallOutcome;
 

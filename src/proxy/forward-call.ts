@@ -15,7 +15,7 @@ import { asCaller } from "./caller.js";
 import { resultOf } from "./forward.js";
 import { boundedError, checkResultSize, type UpstreamGate, type UpstreamLimits } from "./limits.js";
 import type { ToolCallContext } from "./middleware.js";
-import { askFront, continuedCallId, ForwardedCall, type ForwardedCalls } from "./questions.js";
+import { AbandonedCall, askFront, continuedCallId, ForwardedCall, type ForwardedCalls } from "./questions.js";
 
 /** What forwarding one tool needs. */
 export interface ForwardTarget {
@@ -74,9 +74,13 @@ export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): 
       if (question.settled) continue;
       if (stateless) target.calls.keep(call);
       try {
-        question.resolve(await askFront(front, call, n, question));
+        // A stateless round asking for input waits here until the next round continues the call,
+        // or, if the caller never comes back, ends abandoned: its audit line still gets written.
+        const asked = askFront(front, call, n, question);
+        question.resolve(await (stateless ? Promise.race([asked, call.whenAbandoned()]) : asked));
       } catch (error) {
         question.reject(error);
+        if (error instanceof AbandonedCall) throw error;
       }
     }
     const result = await call.outcome;

@@ -6,7 +6,7 @@ import type { CallToolResult, ToolAnnotations } from "../protocol/types/tools.js
 import type { RequestContext } from "../server/context.js";
 
 /** How a call ended, as the audit log records it: `denied` is a refusal of the proxy's policy. */
-export type CallOutcome = "ok" | "tool_error" | "error" | "cancelled" | "denied";
+export type CallOutcome = "ok" | "tool_error" | "error" | "cancelled" | "denied" | "abandoned";
 
 /** One call through the proxy, as each middleware sees it. */
 export interface ToolCallContext {

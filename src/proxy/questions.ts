@@ -41,6 +41,17 @@ interface Question {
 }
 
 /**
+ * Thrown in the last round of a stateless caller's call when the caller did not come back with
+ * the answers within `inputTimeout`: the upstream call is cancelled, and the round's audit line
+ * says `abandoned`.
+ */
+export class AbandonedCall extends McpError {
+  constructor() {
+    super(ErrorCode.RequestTimeout, "The caller did not answer the upstream's question in time");
+  }
+}
+
+/**
  * One forwarded tool call: the upstream call in flight and the questions it asked, in order. A
  * stateless caller answers them over several rounds of its request; each round serves the same call.
  */
@@ -58,8 +69,10 @@ export class ForwardedCall {
   private done = false;
   /** The upstream's answer, once `start` made the call. */
   outcome!: Promise<CallToolResult>;
-  /** The result's size in bytes of JSON, once it came. */
+  /** The result's size in bytes of JSON, once it came, if it was measured. */
   resultSize: number | undefined;
+  /** Rejects the wait of the latest round, once the caller is given up on. */
+  private abandonRound: ((error: AbandonedCall) => void) | undefined;
 
   constructor(
     front: RequestContext,
@@ -108,6 +121,24 @@ export class ForwardedCall {
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
     return this.questions[n];
+  }
+
+  /**
+   * Rejects once the stateless caller is given up on (`abandon`), for the latest round only: a
+   * round continued by a later one ends with it, and the last round records the call.
+   */
+  whenAbandoned(): Promise<never> {
+    return new Promise<never>((_resolve, reject) => {
+      this.abandonRound = reject;
+    });
+  }
+
+  /** Gives up on the caller: cancels the upstream call and ends the latest round's wait. */
+  abandon(): void {
+    const error = new AbandonedCall();
+    this.controller?.abort(error);
+    this.abandonRound?.(error);
+    this.abandonRound = undefined;
   }
 
   /** Marks the upstream call ended: no more questions will come. */
@@ -201,11 +232,7 @@ export class ForwardedCalls {
   keep(call: ForwardedCall): void {
     const controller = call.controller;
     if (controller === undefined || this.waiting.has(call.id)) return;
-    const timer = setTimeout(() => {
-      controller.abort(
-        new McpError(ErrorCode.RequestTimeout, "The caller did not answer the upstream's question in time"),
-      );
-    }, this.inputTimeout);
+    const timer = setTimeout(() => call.abandon(), this.inputTimeout);
     timer.unref();
     this.waiting.set(call.id, { call, timer });
   }
