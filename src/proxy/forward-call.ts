@@ -100,18 +100,20 @@ function start(
 ): ForwardedCall {
   const { tool, gate, calls, limits } = target;
   const call = new ForwardedCall(ctx.request, callerKey(ctx), subject, stateless);
-  const untrack = calls.track(tool.server, call);
+  let untrack: (() => void) | undefined;
   const signal = call.signal;
-  // The gate may run the call later: the caller is set where it runs.
+  // The gate may run the call later: the caller is set where it runs, and the call counts as in
+  // flight to the upstream (whose questions it may answer) only from then on.
   call.outcome = gate
-    .run(() =>
-      asCaller(ctx.request, () =>
+    .run(() => {
+      untrack = calls.track(tool.server, call);
+      return asCaller(ctx.request, () =>
         tool.invoke(ctx.arguments, {
           signal,
           onProgress: ({ progress, total, message }) => call.front.progress(progress, total, message),
         }),
-      ),
-    )
+      );
+    })
     .then(
       (output) => {
         const result = resultOf(output);
@@ -123,7 +125,7 @@ function start(
       },
     )
     .finally(() => {
-      untrack();
+      untrack?.();
       call.end();
     });
   // A stateless caller may never come back for the answer.
