@@ -248,7 +248,7 @@ async function driveClient(dir, name, o, calls, root) {
 }
 
 /** Instructions per function (JavaScript named through the perf map), and the total. */
-function costs(file) {
+export function costs(file) {
   const text = spawnSync("callgrind_annotate", ["--threshold=100", file], {
     encoding: "utf8",
     maxBuffer: 1 << 28,

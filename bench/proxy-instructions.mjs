@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+/**
+ * Instructions per proxied echo `tools/call`, counted by valgrind's callgrind in the `mcpkit proxy`
+ * process alone (stdio → proxy → stdio; the upstream, mcpkit's stdio bench server, runs outside
+ * valgrind). Like bench/instructions.mjs: two runs, one making `--base` calls and one `--base` +
+ * `--calls`, after `--warmup` calls each; the difference over `--calls` is one call without
+ * start-up. Run after `npm run build`:
+ *
+ *   node bench/proxy-instructions.mjs [--era modern|legacy] [--warmup 3000] [--base 1000]
+ *                                     [--calls 4000] [--audit] [--top 0]
+ *
+ * `--audit` gives the proxy an audit log in a temporary folder. `--top N` lists the N functions
+ * that cost most per call.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { costs, hasValgrind } from "./instructions.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at < 0 ? fallback : args[at + 1];
+};
+const ERA = option("--era", "modern");
+const WARMUP = Number(option("--warmup", 3_000));
+const BASE = Number(option("--base", 1_000));
+const CALLS = Number(option("--calls", 4_000));
+const TOP = Number(option("--top", 0));
+const AUDIT = args.includes("--audit");
+
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "instructions", version: "1.0.0" },
+};
+const line = (message) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
+
+/** Runs the proxy under callgrind for `warmup + calls` calls; resolves with its output file. */
+async function drive(dir, name, calls) {
+  const out = join(dir, `${name}.out`);
+  const audit = AUDIT ? ["--audit", join(dir, `${name}.jsonl`)] : [];
+  const server = [join(ROOT, "bench/impl/mcpkit/server-stdio.mjs"), JSON.stringify({ era: ERA })];
+  const child = spawn(
+    "valgrind",
+    [
+      "--tool=callgrind",
+      `--callgrind-out-file=${out}`,
+      process.execPath,
+      "--perf-basic-prof",
+      join(ROOT, "dist/cli/main.js"),
+      "proxy",
+      ...audit,
+      "--",
+      process.execPath,
+      ...server,
+    ],
+    { cwd: ROOT, stdio: ["pipe", "pipe", "ignore"] },
+  );
+  let waiting;
+  let text = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk) => {
+    text += chunk;
+    const end = text.lastIndexOf("\n");
+    if (end < 0) return;
+    const lines = text.slice(0, end).split("\n");
+    text = text.slice(end + 1);
+    for (const answer of lines) {
+      if (!answer.includes('"id"')) continue;
+      const resolve = waiting;
+      waiting = undefined;
+      resolve?.(answer);
+    }
+  });
+  const ask = (request) =>
+    new Promise((resolve) => {
+      waiting = resolve;
+      child.stdin.write(request);
+    });
+  if (ERA === "legacy") {
+    await ask(
+      line({
+        id: 0,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: META["io.modelcontextprotocol/clientInfo"],
+        },
+      }),
+    );
+    child.stdin.write(line({ method: "notifications/initialized" }));
+  }
+  const requests = Array.from({ length: 100 }, (_, i) =>
+    line({
+      id: i + 1,
+      method: "tools/call",
+      params: {
+        name: "echo",
+        arguments: { message: "hello" },
+        ...(ERA === "modern" ? { _meta: META } : {}),
+      },
+    }),
+  );
+  const first = await ask(requests[0]);
+  if (!first.includes("hello")) throw new Error(`the proxy answered ${first.slice(0, 300)}`);
+  for (let i = 1; i < WARMUP + calls; i++) await ask(requests[i % requests.length]);
+  const exited = new Promise((done) => child.once("exit", done));
+  child.stdin.end();
+  await exited;
+  return out;
+}
+
+if (!hasValgrind()) throw new Error("valgrind is not installed");
+const dir = mkdtempSync(join(tmpdir(), "mcpkit-proxy-instructions-"));
+try {
+  const [small, large] = await Promise.all([drive(dir, "base", BASE), drive(dir, "more", BASE + CALLS)]);
+  const a = costs(small);
+  const b = costs(large);
+  const perCall = (x, y) => (y - x) / CALLS;
+  process.stdout.write(
+    `mcpkit proxy ${ERA} stdio${AUDIT ? " --audit" : ""}: ${Math.round(perCall(a.total, b.total))} instructions per call\n`,
+  );
+  const names = new Set([...a.byName.keys(), ...b.byName.keys()]);
+  const rows = [...names]
+    .map((name) => [name, perCall(a.byName.get(name) ?? 0, b.byName.get(name) ?? 0)])
+    .sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]))
+    .slice(0, TOP);
+  for (const [name, count] of rows)
+    process.stdout.write(`${String(Math.round(count)).padStart(8)}  ${name}\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
