@@ -100,13 +100,14 @@ describe("Peer", () => {
         .request("hang", {}, timeout === undefined ? {} : { timeout })
         .catch((e: McpError) => settled.push(`${name}: ${e.message}`));
     void track("long");
-    const short = track("short", 40);
+    // Far apart, so a loaded machine that stalls between the two sends cannot swap them.
+    const short = track("short", 400);
     const shorter = track("shorter", 20);
     const infinite = track("infinite", Number.POSITIVE_INFINITY);
     await Promise.all([short, shorter]);
     expect(settled).toEqual([
       "shorter: Request hang timed out after 20 ms",
-      "short: Request hang timed out after 40 ms",
+      "short: Request hang timed out after 400 ms",
     ]);
     // A timeout past what setTimeout can hold does not fire at once.
     await sleep(30);
