@@ -3,8 +3,9 @@ import { adaptContent, adaptTool } from "../protocol/revisions/adapt.js";
 import { carriesStructuredOutput, type Revision } from "../protocol/revisions/revision.js";
 import { exportJsonSchema, intern } from "../protocol/schema/json-schema.js";
 import { type InferOutput, isStandardSchema, type StandardSchemaV1 } from "../protocol/schema/standard.js";
-import { validatorOf } from "../protocol/schema/validate.js";
-import type { CompiledSchema, SchemaLike, Validation } from "../protocol/schema/validator.js";
+import { type Validate, validatorOf } from "../protocol/schema/validate.js";
+import type { SchemaLike, Validation } from "../protocol/schema/validator.js";
+import { deferrableZod, exportZod, type ZodSchema } from "../protocol/schema/zod-export.js";
 import type { Icon, Meta } from "../protocol/types/base.js";
 import type {
   CallToolResult,
@@ -75,52 +76,74 @@ export type ToolHandler<Args, Returns = ToolReturn> = (
   ctx: RequestContext,
 ) => Returns | Promise<Returns>;
 
-const EMPTY_OBJECT_SCHEMA: CompiledSchema = {
-  jsonSchema: { type: "object", properties: {} },
-  validate: (value) => ({ ok: true, value }),
-};
+const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: "object", properties: {} };
+const accept: Validate = (value) => ({ ok: true, value });
 
 /** A tool's validators, built on its first call: most listed tools are never called. */
 interface Validators {
-  readonly input: CompiledSchema;
-  readonly output: CompiledSchema | undefined;
+  readonly input: Validate;
+  readonly output: Validate | undefined;
 }
 
-/** A registered tool: what `tools/list` sends, the handler, and what its validators are built from. */
+/**
+ * A registered tool: what `tools/list` sends, the handler, and what its validators are built from.
+ * A zod schema whose export cannot fail is exported when the tool is first listed (or called with
+ * `Mcp-Param-*` headers), not at registration: see `deferrableZod`.
+ */
 class RegisteredTool {
   private validators: Validators | undefined;
+  private deferred: { input?: ZodSchema; output?: ZodSchema } | undefined;
 
   constructor(
-    readonly description: Tool,
+    private readonly wire: ToolDescription,
     readonly handler: ToolHandler<any>,
     /** The Standard Schema given, or the JSON Schema listed; `undefined` when there is none. */
     private readonly inputSchema: SchemaLike | undefined,
     private readonly outputSchema: SchemaLike | undefined,
     readonly scopes: Scopes,
     readonly task: ToolTaskOptions | undefined,
-  ) {}
-
-  get name(): string {
-    return this.description.name;
+    deferred: { input?: ZodSchema; output?: ZodSchema } | undefined,
+  ) {
+    this.deferred = deferred;
   }
 
-  get input(): CompiledSchema {
+  get name(): string {
+    return this.wire.name;
+  }
+
+  /** The tool as listed, its deferred schemas exported on first use. */
+  get description(): Tool {
+    const deferred = this.deferred;
+    if (deferred) {
+      if (deferred.input)
+        this.wire.inputSchema = intern(exportZod(deferred.input, "input")) as Tool["inputSchema"];
+      if (deferred.output)
+        this.wire.outputSchema = intern(exportZod(deferred.output, "output")) as Tool["inputSchema"];
+      this.deferred = undefined;
+    }
+    return this.wire;
+  }
+
+  get input(): Validate {
     this.validators ??= this.compile();
     return this.validators.input;
   }
 
-  get output(): CompiledSchema | undefined {
+  get output(): Validate | undefined {
     this.validators ??= this.compile();
     return this.validators.output;
   }
 
+  /** Whether the tool declares an output schema, and whether that schema is of type object. */
+  get outputKind(): "none" | "object" | "any" {
+    if (this.outputSchema === undefined) return "none";
+    return this.description.outputSchema?.type === "object" ? "object" : "any";
+  }
+
   private compile(): Validators {
-    const { inputSchema, outputSchema } = this.description;
     return {
-      input: this.inputSchema
-        ? { jsonSchema: inputSchema, validate: validatorOf(this.inputSchema) }
-        : EMPTY_OBJECT_SCHEMA,
-      output: this.outputSchema && { jsonSchema: outputSchema!, validate: validatorOf(this.outputSchema) },
+      input: this.inputSchema ? validatorOf(this.inputSchema) : accept,
+      output: this.outputSchema && validatorOf(this.outputSchema),
     };
   }
 }
@@ -143,9 +166,11 @@ class ToolDescription implements Tool {
 
   constructor(
     name: string,
-    inputSchema: JsonSchema,
+    /** `undefined` while it waits for its first listing, like a pending output schema. */
+    inputSchema: JsonSchema | undefined,
     outputSchema: JsonSchema | undefined,
     config: ToolConfig,
+    outputPending: boolean,
   ) {
     const { title, description, annotations, icons, _meta } = config;
     const task = typeof config.task === "object" ? config.task.support : config.task;
@@ -153,7 +178,8 @@ class ToolDescription implements Tool {
     this.inputSchema = inputSchema as Tool["inputSchema"];
     if (title !== undefined) this.title = title;
     if (description !== undefined) this.description = description;
-    if (outputSchema !== undefined) this.outputSchema = outputSchema as Tool["inputSchema"];
+    // A pending output schema keeps its place: fields are listed in the order they are set.
+    if (outputSchema !== undefined || outputPending) this.outputSchema = outputSchema as Tool["inputSchema"];
     if (annotations !== undefined) this.annotations = annotations;
     if (icons !== undefined) this.icons = icons;
     if (task !== undefined && task !== "forbidden") this.execution = { taskSupport: task };
@@ -167,16 +193,24 @@ class ToolDescription implements Tool {
  */
 function registeredTool(name: string, config: ToolConfig, handler: ToolHandler<any>): RegisteredTool {
   const { input, output } = config;
-  const inputSchema = input ? wireSchema(name, "input", input) : EMPTY_OBJECT_SCHEMA.jsonSchema;
-  const outputSchema = output ? wireSchema(name, "output", output) : undefined;
+  const deferredInput = deferrableZod(input, "input");
+  const deferredOutput = deferrableZod(output, "output");
+  const inputSchema = deferredInput
+    ? undefined
+    : input
+      ? wireSchema(name, "input", input)
+      : EMPTY_OBJECT_SCHEMA;
+  const outputSchema = output && !deferredOutput ? wireSchema(name, "output", output) : undefined;
+  const wire = new ToolDescription(name, inputSchema, outputSchema, config, deferredOutput !== undefined);
   // A Standard Schema validates (and may transform) itself; a JSON Schema is checked as listed.
   return new RegisteredTool(
-    new ToolDescription(name, inputSchema, outputSchema, config),
+    wire,
     handler,
     !input || isStandardSchema(input) ? input : inputSchema,
     isStandardSchema(output) ? output : outputSchema,
     scopesOption(config.scopes, `tool "${name}"`),
     taskOption(name, config.task),
+    deferredInput || deferredOutput ? { input: deferredInput, output: deferredOutput } : undefined,
   );
 }
 
@@ -220,7 +254,7 @@ export class ToolRegistry {
     this.pages = new Paginator(
       pageSize,
       () => this.tools.values(),
-      (tool) => tool.description.name,
+      (tool) => tool.name,
     );
   }
 
@@ -290,7 +324,7 @@ export class ToolRegistry {
       throw new McpError(ErrorCode.InvalidParams, 'tools/call needs a string "name"');
     const tool = this.tools.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
-    const checked = tool.input.validate(params.arguments ?? {});
+    const checked = tool.input(params.arguments ?? {});
     return isPromiseLike(checked)
       ? Promise.resolve(checked).then((valid) => run(tool, valid, ctx))
       : run(tool, checked, ctx);
@@ -326,11 +360,7 @@ function finish(
   ctx: RequestContext,
 ): CallToolResult | Promise<CallToolResult> {
   const output = tool.output;
-  const schema = tool.description.outputSchema;
-  const result = toCallToolResult(
-    returned,
-    schema === undefined ? "none" : schema.type === "object" ? "object" : "any",
-  );
+  const result = toCallToolResult(returned, tool.outputKind);
   if (!output || result.isError) return forRevision(result, ctx.revision);
   return checkStructured(tool.name, output, result).then(() => forRevision(result, ctx.revision));
 }
@@ -356,14 +386,14 @@ function forRevision(result: CallToolResult, revision: Revision | undefined): Ca
   return { ...rest, content };
 }
 
-async function checkStructured(name: string, output: CompiledSchema, result: CallToolResult): Promise<void> {
+async function checkStructured(name: string, output: Validate, result: CallToolResult): Promise<void> {
   if (result.structuredContent === undefined) {
     throw new McpError(
       ErrorCode.InternalError,
       `Tool ${name} declares an output schema but returned no structured content`,
     );
   }
-  const checked = await output.validate(result.structuredContent);
+  const checked = await output(result.structuredContent);
   if (!checked.ok) {
     throw new McpError(
       ErrorCode.InternalError,
