@@ -68,9 +68,25 @@ async function list(conn, config) {
   for (let i = 0; i < config.repeats; i++) warm.push(await timeList());
   warm.sort((a, b) => a - b);
   const stats = await serverStats(conn, true);
-  const { beforeRegister: before, afterRegister: registered, memory: now } = stats;
-  if (!before || !registered) throw new Error("the server reported no registration memory marks");
+  const {
+    beforeRegister: before,
+    schemasBuilt: built,
+    afterRegister: registered,
+    memory: now,
+    times,
+  } = stats;
+  if (!before || !built || !registered) throw new Error("the server reported no registration memory marks");
+  const schemasMs = times.schemasBuilt - times.created;
   return {
+    // Server start: process start → tools registered; `own`: without building the schema objects
+    // (and importing zod for them), which is the application's code.
+    startMs: times.registered,
+    ownStartMs: times.registered - schemasMs,
+    schemasMs,
+    registerMs: times.registered - times.schemasBuilt,
+    schemasHeapMiB: (built.heapUsed - before.heapUsed) / 2 ** 20,
+    ownHeapMiB: (now.heapUsed - built.heapUsed) / 2 ** 20,
+    ownRssMiB: (now.rss - built.rss) / 2 ** 20,
     firstMs,
     warmMs: warm.length ? warm[Math.floor((warm.length - 1) / 2)] : Number.NaN,
     registerHeapMiB: (registered.heapUsed - before.heapUsed) / 2 ** 20,

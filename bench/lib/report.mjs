@@ -60,11 +60,20 @@ export function evaluateTargets(scenarios, variants, summary) {
       for (const variant of variants) {
         if (variant.floor) continue;
         const entry = summary[scenario.id]?.[variant.id]?.[metric.key];
-        const { min, max, absMax } = metric.target;
+        const { min, max, absMax, versus } = metric.target;
         let value;
         let met;
         let bound;
-        if (absMax !== undefined) {
+        if (versus) {
+          // Against another implementation in this scenario, or this one in another scenario.
+          if (versus.variant === variant.id) continue;
+          const reference = versus.variant
+            ? summary[scenario.id]?.[versus.variant]?.[metric.key]
+            : summary[versus.scenario]?.[variant.id]?.[metric.key];
+          value = entry && reference ? entry.median / reference.median : Number.NaN;
+          bound = `≤ ${max}×`;
+          met = value <= max;
+        } else if (absMax !== undefined) {
           value = entry?.median;
           bound = `≤ ${absMax}`;
           met = value <= absMax;
@@ -200,7 +209,7 @@ function markdown(
           metric.target.absMax !== undefined ? format(t.value, metric.digits) : ratioText(t.value);
         return t.met ? `${shown} ✓` : `**${shown}** ✗`;
       });
-      line(`| ${scenario.id} | ${metric.label} | ${metricTarget(metric)} | ${cells.join(" | ")} |`);
+      line(`| ${scenario.id} | ${metric.label} | ${metricTarget(metric, variants)} | ${cells.join(" | ")} |`);
     }
   }
   line();
@@ -211,7 +220,9 @@ function markdown(
       const scenario = scenarios.find((s) => s.id === t.scenario);
       const metric = scenario.metrics.find((m) => m.key === t.metric);
       const shown = metric.target.absMax !== undefined ? format(t.value, metric.digits) : ratioText(t.value);
-      line(`- ${t.scenario} ${metric.label}: ${shown} against ${t.target}, ${t.factor.toFixed(2)}× away`);
+      line(
+        `- ${t.scenario} ${metric.label}: ${shown} against ${metricTarget(metric, variants)}, ${t.factor.toFixed(2)}× away`,
+      );
     }
     line();
   }
@@ -281,8 +292,11 @@ function markdown(
   return out.join("\n");
 }
 
-function metricTarget(metric) {
-  const { min, max, absMax } = metric.target;
+function metricTarget(metric, variants = []) {
+  const { min, max, absMax, versus } = metric.target;
+  if (versus?.variant)
+    return `≤ ${max}× ${variants.find((v) => v.id === versus.variant)?.label ?? versus.variant}`;
+  if (versus?.scenario) return `≤ ${max}× ${versus.scenario}`;
   if (absMax !== undefined) return `≤ ${absMax}`;
   return min !== undefined ? `≥ ${min}× floor` : `≤ ${max}× floor`;
 }

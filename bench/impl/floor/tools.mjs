@@ -14,13 +14,15 @@ import {
 } from "../../lib/workload.mjs";
 
 export function floorServer(config, stats) {
+  const inputs = Array.from({ length: config.tools }, () => messageJsonSchema());
+  stats.schemasBuilt();
   const tools = [
     { name: "echo", description: ECHO_DESCRIPTION, inputSchema: messageJsonSchema() },
     { name: "big", description: BIG_DESCRIPTION, inputSchema: { type: "object", properties: {} } },
     { name: "stats", description: STATS_DESCRIPTION, inputSchema: statsJsonSchema() },
   ];
   for (let i = 0; i < config.tools; i++) {
-    tools.push({ name: fillerName(i), description: fillerDescription(i), inputSchema: messageJsonSchema() });
+    tools.push({ name: fillerName(i), description: fillerDescription(i), inputSchema: inputs[i] });
   }
   stats.registered();
 

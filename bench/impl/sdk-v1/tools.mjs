@@ -16,6 +16,9 @@ const text = (value) => ({ content: [{ type: "text", text: value }] });
 
 export async function createServer(config, stats) {
   if (config.schema === "json") throw new Error("SDK v1's McpServer takes only zod schemas");
+  // Built before registering, so that the server's memory and time marks tell them apart.
+  const shapes = Array.from({ length: config.tools }, () => ({ message: z.string() }));
+  stats.schemasBuilt();
   const server = new McpServer({ name: "bench-sdk-v1", version: "1.0.0" });
   server.registerTool(
     "echo",
@@ -31,7 +34,7 @@ export async function createServer(config, stats) {
   for (let i = 0; i < config.tools; i++) {
     server.registerTool(
       fillerName(i),
-      { description: fillerDescription(i), inputSchema: { message: z.string() } },
+      { description: fillerDescription(i), inputSchema: shapes[i] },
       ({ message }) => text(message),
     );
   }

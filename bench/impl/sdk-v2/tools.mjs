@@ -17,6 +17,9 @@ const text = (value) => ({ content: [{ type: "text", text: value }] });
 export async function createServer(config, stats) {
   const schema = await schemas(config);
   const wrap = config.schema === "json" ? fromJsonSchema : (zodSchema) => zodSchema;
+  // Built before registering, so that the server's memory and time marks tell them apart.
+  const inputs = Array.from({ length: config.tools }, () => schema.message());
+  stats.schemasBuilt();
   const server = new McpServer({ name: "bench-sdk-v2", version: "2.0.0" });
   server.registerTool(
     "echo",
@@ -32,7 +35,7 @@ export async function createServer(config, stats) {
   for (let i = 0; i < config.tools; i++) {
     server.registerTool(
       fillerName(i),
-      { description: fillerDescription(i), inputSchema: wrap(schema.message()) },
+      { description: fillerDescription(i), inputSchema: wrap(inputs[i]) },
       ({ message }) => text(message),
     );
   }
