@@ -8,7 +8,7 @@
  *
  *   node bench/instructions.mjs [--impl mcpkit] [--era legacy|modern] [--side server|client]
  *                               [--transport stdio|http] [--warmup N] [--base N] [--calls N]
- *                               [--top 0] [--baseline-ref REF]
+ *                               [--top 0] [--baseline-ref REF] [--feature oauth|noop3|task]
  *
  * Two runs of the same side, one making `--base` calls and one making `--base` + `--calls`, after
  * `--warmup` calls each (stdio: 20,000, 5,000 and 20,000; HTTP: 5,000, 2,000 and 5,000); the
@@ -19,7 +19,11 @@
  * against mcpkit's server. `--top N` lists the N functions whose cost per call differs most from
  * nothing, JavaScript functions named through V8's `--perf-basic-prof` map. `--baseline-ref REF`
  * counts a build of mcpkit from that git ref too (bench/lib/baseline.mjs), with the same scripts,
- * and prints the ratio. Needs valgrind (with callgrind_annotate).
+ * and prints the ratio. `--feature` counts a server doing more (bench/lib/feature-cells.mjs):
+ * `oauth`, requests carrying a JWT access token it verifies (its issuer, bench/lib/oauth-issuer.mjs,
+ * runs in this process); `noop3`, three no-op middlewares; `task`, over HTTP, tasks created, polled
+ * and fetched by mcpkit's bench client (per task, not per call). Needs valgrind (with
+ * callgrind_annotate).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -27,7 +31,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { baselineBuild } from "./lib/baseline.mjs";
+import { FEATURE_CELLS } from "./lib/feature-cells.mjs";
 import { RawHttpClient } from "./lib/http-raw.mjs";
+import { startIssuer } from "./lib/oauth-issuer.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** Per transport: warm-up calls, then the calls of the smaller run, then `--calls` more in the larger. */
@@ -48,6 +54,7 @@ function options() {
     base: 0,
     top: 0,
     "baseline-ref": "",
+    feature: "",
   };
   for (let i = 0; i < args.length; i++) {
     const key = args[i].replace(/^--/, "");
@@ -57,6 +64,13 @@ function options() {
     o[key] = typeof o[key] === "number" ? Number(value) : value;
   }
   if (o["baseline-ref"] && o.impl !== "mcpkit") throw new Error("--baseline-ref compares builds of mcpkit");
+  if (o.feature) {
+    // The cell of that transport, or the feature's only one (oauth and task are HTTP cells).
+    const cells = FEATURE_CELLS.filter((c) => c.key.endsWith(`-${o.feature}`));
+    const cell = cells.find((c) => c.options.transport === o.transport) ?? cells[0];
+    if (!cell) throw new Error(`--feature takes oauth, noop3 or task, not ${o.feature}`);
+    Object.assign(o, cell.options);
+  }
   return withDefaults(o);
 }
 
@@ -78,15 +92,22 @@ const META = {
 };
 
 /** The config of the servers measured or measured against. */
-const serverConfig = (o) => JSON.stringify({ era: o.era, tools: 0, schema: "zod" });
+const serverConfig = (o) =>
+  JSON.stringify({
+    era: o.era,
+    tools: 0,
+    schema: "zod",
+    ...(o.tasks && { tasks: true }),
+    ...(o.auth && { auth: o.auth }),
+  });
 
 /** Starts `node --perf-basic-prof …args` under callgrind; returns the process and its output file. */
-function callgrind(dir, name, args, io) {
+function callgrind(dir, name, args, io, env) {
   const out = join(dir, `${name}.out`);
   const child = spawn(
     "valgrind",
     ["--tool=callgrind", `--callgrind-out-file=${out}`, process.execPath, "--perf-basic-prof", ...args],
-    { cwd: ROOT, stdio: io },
+    { cwd: ROOT, stdio: io, env: env ? { ...process.env, ...env } : process.env },
   );
   child.once("error", () => {});
   return { child, out };
@@ -99,6 +120,7 @@ async function driveStdioServer(dir, name, o, calls, root) {
     name,
     [join(root, "bench", "impl", o.impl, "server-stdio.mjs"), serverConfig(o)],
     ["pipe", "pipe", "ignore"],
+    o.env,
   );
   let waiting;
   child.stdout.on("data", (chunk) => {
@@ -167,6 +189,26 @@ function stopServer(child) {
   return exited;
 }
 
+/**
+ * Under callgrind a protected server's first fetch of the issuer's keys can outlast its 5 s
+ * timeout (answered 503); it fetches them again on the next request. A stateless echo call is
+ * sent until one is not refused for that: the calls counted come after.
+ */
+async function untilKeysFetched(client, bearer) {
+  const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "echo" };
+  const params = { name: "echo", arguments: { message: "hello" }, _meta: META };
+  for (let attempt = 1; ; attempt++) {
+    const answer = await client.post(
+      { jsonrpc: "2.0", id: 0, method: "tools/call", params },
+      { ...headers, ...bearer },
+    );
+    if (answer.status === 200) return;
+    if (answer.status !== 503 || attempt === 20)
+      throw new Error(`the protected server answered HTTP ${answer.status}: ${answer.body.slice(0, 300)}`);
+    await new Promise((resolveLater) => setTimeout(resolveLater, 1000));
+  }
+}
+
 /** Drives an HTTP server with prepared POSTs, one at a time, through a keep-alive `node:http` client. */
 async function driveHttpServer(dir, name, o, calls, root) {
   const { child, out } = callgrind(
@@ -174,22 +216,34 @@ async function driveHttpServer(dir, name, o, calls, root) {
     name,
     [join(root, "bench", "impl", o.impl, "server-http.mjs"), serverConfig(o)],
     ["ignore", "pipe", "ignore"],
+    o.env,
   );
   const client = new RawHttpClient(await announcedUrl(child));
+  const bearer = o.token ? { authorization: `Bearer ${o.token}` } : {};
   try {
+    if (o.token) await untilKeysFetched(client, bearer);
     let headers;
     if (o.era === "legacy") {
-      const opened = await client.request("initialize", {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: META["io.modelcontextprotocol/clientInfo"],
-      });
-      headers = { "mcp-protocol-version": "2025-11-25" };
+      const opened = await client.request(
+        "initialize",
+        {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: META["io.modelcontextprotocol/clientInfo"],
+        },
+        bearer,
+      );
+      headers = { "mcp-protocol-version": "2025-11-25", ...bearer };
       const session = opened.headers["mcp-session-id"];
       if (session) headers["mcp-session-id"] = session;
       await client.post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers);
     } else {
-      headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "echo" };
+      headers = {
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "echo",
+        ...bearer,
+      };
     }
     const params = {
       name: "echo",
@@ -203,6 +257,44 @@ async function driveHttpServer(dir, name, o, calls, root) {
     }
   } finally {
     client.close();
+    await stopServer(child);
+  }
+  return out;
+}
+
+/**
+ * Tasks: the implementation's HTTP server under callgrind, driven by this checkout's mcpkit bench
+ * client (bench/lib/client-common.mjs's `tasks`), which creates each task, polls it to its end and
+ * fetches its result, `calls` times after `warmup`.
+ */
+async function driveTaskServer(dir, name, o, calls, root) {
+  const { child, out } = callgrind(
+    dir,
+    name,
+    [join(root, "bench", "impl", o.impl, "server-http.mjs"), serverConfig(o)],
+    ["ignore", "pipe", "ignore"],
+    o.env,
+  );
+  try {
+    const config = JSON.stringify({
+      scenario: "tasks",
+      era: o.era,
+      target: { transport: "http", url: await announcedUrl(child) },
+      calls,
+      warmup: o.warmup,
+      concurrency: 1,
+    });
+    const client = spawn(process.execPath, [join(ROOT, "bench", "impl", "mcpkit", "client.mjs"), config], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    let printed = "";
+    client.stdout.on("data", (chunk) => {
+      printed += chunk;
+    });
+    const code = await new Promise((done) => client.once("exit", done));
+    if (code !== 0) throw new Error(`the task client exited with ${code}: ${printed.slice(0, 500)}`);
+  } finally {
     await stopServer(child);
   }
   return out;
@@ -306,7 +398,13 @@ function jitMap(pid) {
 /** Instructions per call of one build (`root`), and per function when `--top` asks. */
 async function measure(dir, o, root, tag) {
   const drive =
-    o.side === "client" ? driveClient : o.transport === "http" ? driveHttpServer : driveStdioServer;
+    o.side === "client"
+      ? driveClient
+      : o.tasks
+        ? driveTaskServer
+        : o.transport === "http"
+          ? driveHttpServer
+          : driveStdioServer;
   const [small, large] = await Promise.all([
     drive(dir, `${tag}-base`, o, o.base, root),
     drive(dir, `${tag}-more`, o, o.base + o.calls, root),
@@ -335,9 +433,13 @@ export function hasValgrind() {
 export async function countInstructions(given) {
   const o = withDefaults({ top: 0, ...given });
   const dir = mkdtempSync(join(tmpdir(), "mcpkit-instructions-"));
+  // Both counts' servers verify tokens of one issuer, which runs here, outside callgrind.
+  const issuer = o.oauth ? await startIssuer() : undefined;
+  if (issuer) Object.assign(o, { auth: issuer.auth, token: issuer.token });
   try {
     return await measure(dir, o, given.root ?? ROOT, "m");
   } finally {
+    await issuer?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -149,6 +149,7 @@ async function measure(scenario, variant, options, profileDir) {
     tools: pick(scenario.tools) ?? 0,
     measureMemory: scenario.measureMemory === true,
     schema: scenario.schema ?? "zod",
+    tasks: scenario.kind === "tasks",
   };
   const script = (name) => join(variant.root ?? ROOT, "bench", "impl", variant.impl, name);
   const timeout = (options.timeout ?? (options.quick ? 90 : 300)) * 1000;

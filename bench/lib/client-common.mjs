@@ -7,7 +7,7 @@
  * `{ "ok": true, "metrics": { … } }` or `{ "ok": false, "error": "…" }`. Everything else goes to
  * stderr. The config says what to run:
  *
- *   scenario     "echo" | "list" | "cold" | "big"
+ *   scenario     "echo" | "list" | "cold" | "big" | "tasks" (the adapter's `task(name, args)`)
  *   target       { transport: "stdio", command, args } (the client spawns the server) or
  *                { transport: "http", url } (the driver started the server)
  *   era          "legacy" (2025-11-25 handshake) or "modern" (2026-07-28)
@@ -96,6 +96,31 @@ async function list(conn, config) {
   };
 }
 
+/**
+ * Tasks: each created by a `tools/call` of `echo_task`, polled (`tasks/get`, no pause) until it
+ * is completed, and its result fetched, one task at a time: the adapter's `task(name, args)`.
+ */
+async function tasks(conn, config) {
+  if (!conn.task) throw new Error("this implementation's client runs no tasks");
+  const one = async () => {
+    const text = await conn.task("echo_task", { message: ECHO_MESSAGE });
+    if (text !== ECHO_MESSAGE) throw new Error(`the task answered ${JSON.stringify(text)?.slice(0, 200)}`);
+  };
+  for (let i = 0; i < config.warmup; i++) await one();
+  const before = await serverStats(conn);
+  const clientBefore = process.cpuUsage();
+  const start = performance.now();
+  for (let i = 0; i < config.calls; i++) await one();
+  const ms = performance.now() - start;
+  const clientCpu = process.cpuUsage(clientBefore);
+  const after = await serverStats(conn);
+  return {
+    msPerTask: ms / config.calls,
+    serverCpuUsPerTask: (cpuMicros(after.cpu) - cpuMicros(before.cpu)) / config.calls,
+    clientCpuUsPerTask: cpuMicros(clientCpu) / config.calls,
+  };
+}
+
 async function big(conn, config) {
   const one = async () => {
     const text = await conn.call("big", {});
@@ -141,7 +166,7 @@ export async function runClient(connect) {
       metrics = { totalMs, connectMs, clientReadyMs: start };
     } else {
       conn = await connect(config.target, config);
-      const run = { echo, list, big }[config.scenario];
+      const run = { echo, list, big, tasks }[config.scenario];
       if (!run) throw new Error(`unknown scenario ${config.scenario}`);
       metrics = await run(conn, config);
     }

@@ -6,6 +6,7 @@
  * stateless era against the handshake era of the same build.
  */
 import { countInstructions, hasValgrind } from "../instructions.mjs";
+import { countFeatureCells, evaluateFeatureTargets, hasFeatureCells } from "./feature-cells.mjs";
 
 /**
  * Calls per measurement: warm-up, the smaller run, and how many more the larger makes. Fewer than
@@ -78,6 +79,14 @@ export async function instructionRuns(variants, { quick, log }) {
         run.metrics[cellKey(cell)] = perCall;
         log(`[instructions] ${variant.id.padEnd(14)} ${cellKey(cell).padEnd(12)} ${Math.round(perCall)}`);
       }
+      if (hasFeatureCells(variant))
+        await countFeatureCells(variant, {
+          quick,
+          counts,
+          count: countInstructions,
+          metrics: run.metrics,
+          log,
+        });
       run.ok = true;
     } catch (error) {
       run.ok = false;
@@ -115,5 +124,6 @@ export function evaluateInstructionTargets(variants, runs) {
       }
     }
   }
+  results.push(...evaluateFeatureTargets(variants, runs));
   return results;
 }

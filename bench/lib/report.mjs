@@ -3,6 +3,7 @@
  * JSON (with every raw run) and Markdown.
  */
 import { writeFileSync } from "node:fs";
+import { FEATURE_CELLS } from "./feature-cells.mjs";
 import { CELLS, cellKey, evaluateInstructionTargets } from "./instructions-suite.mjs";
 import { summarize } from "./stats.mjs";
 
@@ -157,6 +158,30 @@ function instructionsSection(line, meta, variants, runs) {
       return `${format(value / 1000, 1)}k | ${variant.floor ? "1" : ratioText(ratio)}`;
     });
     line(`| ${variant.label} | ${cells.join(" | ")} |`);
+  }
+  line();
+  featureSection(line, variants, runs);
+}
+
+/** The feature cells (bench/lib/feature-cells.mjs): each count beside the plain cell it is held to. */
+function featureSection(line, variants, runs) {
+  const counted = runs.filter(
+    (r) => r.scenario === "instructions" && r.ok && FEATURE_CELLS.some((c) => c.key in r.metrics),
+  );
+  if (counted.length === 0) return;
+  line("What a server adds to a call (mcpkit's server only; the task cell counts per task):");
+  line();
+  line("| implementation | cell | what | instructions | plain cell | ratio |");
+  line("|---|---|---|---|---|---|");
+  for (const run of counted) {
+    const variant = variants.find((v) => v.id === run.variant);
+    for (const cell of FEATURE_CELLS) {
+      const value = run.metrics[cell.key];
+      const plain = run.metrics[cell.base];
+      line(
+        `| ${variant?.label ?? run.variant} | ${cell.key} | ${cell.label} | ${format(value / 1000, 1)}k | ${format(plain / 1000, 1)}k (${cell.base}) | ${ratioText(value / plain)} |`,
+      );
+    }
   }
   line();
 }

@@ -227,10 +227,29 @@ export const SCENARIOS = [
       { key: "clientCpuMsPerCall", label: "client CPU ms/call", better: "lower", digits: 1 },
     ],
   },
+  {
+    id: "tasks",
+    title:
+      "Tasks over Streamable HTTP: a `tools/call` creating a task, `tasks/get` until it is completed, its result (mcpkit)",
+    kind: "tasks",
+    transport: "http",
+    impls: ["mcpkit"],
+    concurrency: 1,
+    calls: { full: 2_000, quick: 100 },
+    warmup: { full: 500, quick: 20 },
+    // Its target is on instructions (bench/lib/feature-cells.mjs): timings here are for reading.
+    metrics: [
+      { key: "msPerTask", label: "ms/task", better: "lower", digits: 2 },
+      { key: "serverCpuUsPerTask", label: "server CPU µs/task", better: "lower", digits: 1 },
+      { key: "clientCpuUsPerTask", label: "client CPU µs/task", better: "lower", digits: 1 },
+    ],
+  },
 ];
 
 /** Whether a variant can run a scenario, or why not. */
 export function skipReason(scenario, variant) {
+  if (scenario.impls && !scenario.impls.includes(variant.impl))
+    return `${scenario.id} measures ${scenario.impls.join(", ")} alone`;
   if (scenario.eras && !scenario.eras.includes(variant.era) && !variant.floor)
     return `${scenario.id} is a ${scenario.eras.join("/")}-era scenario`;
   if (scenario.schema === "json" && variant.impl === "sdk-v1")

@@ -19,6 +19,16 @@ runClient(async (target, config) => {
   return {
     call: async (name, args) => (await client.callTool(name, args)).content[0].text,
     list: () => client.listTools(),
+    // Created, polled without pause until it ends, then its result fetched (tasks/result in a
+    // 2025-11-25 session; statelessly the completed tasks/get carries it).
+    task: async (name, args) => {
+      const task = await client.callTool(name, args, { task: true });
+      if (!task.id) throw new Error(`${name} was answered inline, not as a task`);
+      let status;
+      do status = (await task.status()).status;
+      while (!["completed", "failed", "cancelled"].includes(status));
+      return (await task.result()).content[0].text;
+    },
     close: () => client.close(),
   };
 });

@@ -4,6 +4,11 @@ import { createServer } from "./tools.mjs";
 
 const config = serverConfig();
 const server = await createServer(config, new ServerStats(config));
-const http = await server.serveHttp({ port: 0, host: "127.0.0.1" });
+// `auth`: protected by the bench's own issuer (bench/lib/oauth-issuer.mjs), JWT access tokens.
+const http = await server.serveHttp({
+  port: 0,
+  host: "127.0.0.1",
+  ...(config.auth && { auth: config.auth }),
+});
 announce(http.url);
 exitOnSignal(() => http.close());
