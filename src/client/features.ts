@@ -10,6 +10,7 @@ import type {
 } from "../protocol/types/client-features.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
 import type { FeatureAnswerer } from "./channels/channel.js";
+import { TaskReceiver } from "./task-receiver.js";
 
 /** What a handler of a server request gets besides the params. */
 export interface ServerRequestContext {
@@ -108,12 +109,16 @@ export interface ServerRequestGate {
   open: boolean;
 }
 
-/** Installs the handlers for the server's requests on a client's engine, answering while `gate` is open. */
+/**
+ * Installs the handlers for the server's requests on a client's engine, answering while `gate` is
+ * open; with `tasks`, a request the server sends as a task runs as one.
+ */
 export function installFeatures(
   peer: Peer,
   features: ClientFeatures,
   answer: FeatureAnswerer,
   gate: ServerRequestGate,
+  tasks?: TaskReceiver,
 ): void {
   const methods: [string, unknown][] = [
     ["sampling/createMessage", features.sampling],
@@ -125,6 +130,7 @@ export function installFeatures(
     peer.setRequestHandler(method, (params, request) => {
       // The same answer as for a method the client has no handler for.
       if (!gate.open) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      if (tasks && TaskReceiver.asked(method, params)) return tasks.create(method, params);
       return answer(method, params, request.signal);
     });
   }

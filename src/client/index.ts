@@ -36,6 +36,7 @@ export type {
 } from "./options.js";
 export type { TaskChannel } from "./task.js";
 export { TASKS_EXTENSION, type TaskInfo, type TaskStatus, ToolTask } from "./task.js";
+export type { ClientTaskOptions } from "./task-receiver.js";
 export type { AgentTool, Tool, ToolInvokeOptions, ToolOutput } from "./tool.js";
 export {
   type AsToolsOptions,

@@ -11,6 +11,7 @@ import type { OAuthSession } from "./auth/session.js";
 import type { ClientExtension } from "./extension.js";
 import type { ClientFeatures } from "./features.js";
 import type { ClientMiddleware } from "./middleware.js";
+import type { ClientTaskOptions } from "./task-receiver.js";
 
 /** Options every connection takes, whatever the transport. */
 export interface CommonClientOptions extends ClientFeatures {
@@ -25,6 +26,13 @@ export interface CommonClientOptions extends ClientFeatures {
    * server answers with a task is then polled to its end. Default true.
    */
   tasks?: boolean;
+  /**
+   * Client-side tasks (2025-11-25 sessions): the server may ask for a `sampling/createMessage` or
+   * `elicitation/create` to run as a task, which the `sampling` and `elicitation` handlers answer
+   * as they answer any other; the server polls it (`tasks/get`, `tasks/result`), lists it and may
+   * cancel it. Declared as `capabilities.tasks` for the handlers given. Default off.
+   */
+  clientTasks?: boolean | ClientTaskOptions;
   /**
    * The protocol version to speak, pinned: a stateless pin never falls back to the handshake, a
    * handshake pin never probes. Default: the newest the server speaks. An unknown version is an

@@ -18,6 +18,7 @@ import {
 } from "./features.js";
 import type { ClientOptions } from "./options.js";
 import { TASKS_EXTENSION } from "./task.js";
+import { TaskReceiver } from "./task-receiver.js";
 
 /** What a client is made of, gathered while connecting. */
 export interface ClientParts {
@@ -39,9 +40,26 @@ export interface ClientParts {
  * The client speaks the tasks extension (SEP-2663): a tool call the server answers with a task is
  * polled to its end, so the client declares it unless told otherwise.
  */
-function withTasks(capabilities: ClientCapabilities, declare: boolean): ClientCapabilities {
-  if (!declare || capabilities.extensions?.[TASKS_EXTENSION] !== undefined) return capabilities;
-  return { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } };
+function withTasks(
+  capabilities: ClientCapabilities,
+  declare: boolean,
+  clientTasks: ClientCapabilities["tasks"],
+): ClientCapabilities {
+  const result = clientTasks && !capabilities.tasks ? { ...capabilities, tasks: clientTasks } : capabilities;
+  if (!declare || result.extensions?.[TASKS_EXTENSION] !== undefined) return result;
+  return { ...result, extensions: { ...result.extensions, [TASKS_EXTENSION]: {} } };
+}
+
+/**
+ * The `tasks` capability of client-side tasks (2025-11-25), when `clientTasks` is on: for the
+ * sampling and elicitation the client answers.
+ */
+function clientTaskCapability(options: ClientOptions): ClientCapabilities["tasks"] | undefined {
+  if (!options.clientTasks) return undefined;
+  const methods: string[] = [];
+  if (options.sampling) methods.push("sampling/createMessage");
+  if (options.elicitation) methods.push("elicitation/create");
+  return TaskReceiver.capability(methods);
 }
 
 /**
@@ -65,14 +83,21 @@ export function wireClient(transport: Transport, options: ClientOptions, version
   const rootsState = { roots: Array.isArray(options.roots) ? options.roots : [] };
   const answer = featureAnswerer(options, () => rootsState.roots);
   const serverRequests: ServerRequestGate = { open: false };
-  installFeatures(peer, options, answer, serverRequests);
+  const taskCapability = clientTaskCapability(options);
+  let receiver: TaskReceiver | undefined;
+  if (taskCapability) {
+    const given = options.clientTasks;
+    receiver = new TaskReceiver(peer, answer, typeof given === "object" ? given : {});
+    receiver.install(serverRequests);
+  }
+  installFeatures(peer, options, answer, serverRequests, receiver);
   const extensions = options.extensions ?? [];
   installExtensions(peer, extensions, serverRequests);
   const handshake: ClientHandshakeOptions = {
     clientInfo: options.clientInfo ?? { name: "mcpkit", version },
     capabilities: extensionCapabilities(
       extensions,
-      withTasks(featureCapabilities(options, options.capabilities), options.tasks !== false),
+      withTasks(featureCapabilities(options, options.capabilities), options.tasks !== false, taskCapability),
     ),
     protocolVersion: options.protocolVersion,
     timeout: options.handshakeTimeout,

@@ -15,6 +15,7 @@ import type {
   Root,
 } from "../protocol/types/client-features.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
+import { askAsTask, type ClientTaskRequest, clientRunsAsTask } from "./client-task.js";
 import type { InputMethod, InputRound } from "./input-round.js";
 import { type ReplyChannel, sessionChannel, statelessChannel } from "./reply-channel.js";
 import type { ServerSession } from "./session.js";
@@ -26,6 +27,15 @@ export interface AskOptions extends RequestOptions {
    * its position among the handler's questions of that method.
    */
   key?: string;
+  /**
+   * Asks the client to run the request as a task (2025-11-25 client-side tasks), for a sampling or
+   * elicitation that may take long: the client answers with a task, which is polled at its
+   * `pollInterval` until it ends, and its result is returned as a plain request's would be;
+   * aborting cancels the client's task. Only where the client declares it
+   * (`capabilities.tasks.requests…`); otherwise, and in stateless requests, the request is asked as
+   * usual.
+   */
+  task?: boolean | ClientTaskRequest;
 }
 
 /** The task a handler runs as (the tasks extension): its id, and a way to say how it is doing. */
@@ -183,7 +193,33 @@ export class RequestContext {
     params: Record<string, unknown> | undefined,
     options?: AskOptions,
   ): Promise<T> {
-    return this.channel.ask<T>(this, method, params, options);
+    const { task, ...rest } = options ?? {};
+    if (task && this.request.requestMeta === undefined && clientRunsAsTask(this.clientCapabilities, method)) {
+      const { key: _key, ...requestOptions } = rest;
+      const signal = requestOptions.signal
+        ? AbortSignal.any([requestOptions.signal, this.signal])
+        : this.signal;
+      return askAsTask<T>(
+        (m, p, o) => this.requestClient(m, p, o),
+        (taskId) =>
+          this.session.peer.request("tasks/cancel", { taskId }, { timeout: requestOptions.timeout }),
+        method,
+        params ?? {},
+        task === true ? {} : task,
+        requestOptions,
+        signal,
+      );
+    }
+    return this.channel.ask<T>(this, method, params, rest);
+  }
+
+  /** A request to the client of this session, sent for this request. */
+  protected requestClient<T>(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+  ): Promise<T> {
+    return this.request.request<T>(method, params, options);
   }
 
   private missing(required: Record<string, object>, what: string): McpError {

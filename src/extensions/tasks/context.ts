@@ -76,6 +76,19 @@ export class TaskContext extends RequestContext {
     };
   }
 
+  protected override requestClient<T>(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+  ): Promise<T> {
+    // The call was answered with the task: what the task asks goes out on the session.
+    if (!this.link) return super.requestClient<T>(method, params, options);
+    return this.session.peer.request<T>(method, params, {
+      ...options,
+      signal: options.signal ?? this.signal,
+    });
+  }
+
   override progress(progress: number, total?: number, message?: string): void {
     if (this.link) this.link.progress(progress, total, message);
     else super.progress(progress, total, message);
