@@ -18,7 +18,9 @@ export function modernTask(record: TaskRecord): Record<string, unknown> {
 /** A `DetailedTask`: the task with what its status inlines (result, error or input requests). */
 export function detailedTask(record: TaskRecord): Record<string, unknown> {
   const task = modernTask(record);
-  if (record.status === "completed" && record.result) task.result = record.result;
+  // The result is the request's own (a CallToolResult), which 2026-07-28 marks complete.
+  if (record.status === "completed" && record.result)
+    task.result = { resultType: "complete", ...record.result };
   if (record.status === "failed") task.error = record.error ?? { code: -32603, message: "The task failed" };
   if (record.status === "input_required") task.inputRequests = record.inputRequests ?? {};
   return task;
