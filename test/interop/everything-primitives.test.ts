@@ -257,34 +257,40 @@ describe("server-everything: every primitive over stdio", { timeout: SLOW }, () 
     const systemPrompt = "You are a helpful test server.";
     expect(asked).toEqual([{ messages, systemPrompt, maxTokens: 25, temperature: 0.7 }]);
 
-    // mcpkit has no client-side tasks: a minimal task receiver on the engine, done at the first poll.
-    const now = new Date().toISOString();
-    const times = { createdAt: now, lastUpdatedAt: now, ttl: 100_000 };
-    const task = (taskId: string, status: string) => ({ taskId, status, ...times });
-    const results = new Map<string, object>();
-    const create = (result: object) => () => {
-      const taskId = `task-${results.size + 1}`;
-      results.set(taskId, result);
-      return { task: { ...task(taskId, "working"), pollInterval: 100 } };
-    };
-    const answer = { action: "accept", content: { name: "Ada", favoriteColor: "Green", agreeToTerms: true } };
-    client.peer.setRequestHandler("sampling/createMessage", create(REPLY));
-    client.peer.setRequestHandler("elicitation/create", create(answer));
-    client.peer.setRequestHandler("tasks/get", ({ taskId }) => task(String(taskId), "completed"));
-    client.peer.setRequestHandler("tasks/result", ({ taskId }) => results.get(String(taskId)) ?? {});
+    const requests = sent(client, "server").filter((m) => /\/create(Message)?$/.test(m.method ?? ""));
+    expect(requests.map((m) => m.params?.task)).toEqual([undefined]);
+    await finish(client);
 
-    const sampled = (await client.callTool("trigger-sampling-request-async", { prompt: "Capital?" })).text();
-    const progress = "**Progress:**\nTask created: task-1\nPoll 1: completed";
-    const reply = JSON.stringify(REPLY, null, 2);
+    // The async tools ask as tasks, which the client's own handlers run (clientTasks).
+    const answer = { action: "accept", content: { name: "Ada", favoriteColor: "Green", agreeToTerms: true } };
+    const tasked = await connect({
+      sampling: () => REPLY,
+      elicitation: () => answer as F.ElicitResult,
+      roots: [],
+      clientTasks: true,
+    });
+    const sampled = (await tasked.callTool("trigger-sampling-request-async", { prompt: "Capital?" })).text();
+    const created = sent(tasked, "client").flatMap((m) => {
+      const task = m.result?.task as { taskId?: string } | undefined;
+      return task?.taskId ? [task.taskId] : [];
+    });
+    const progress = `**Progress:**\nTask created: ${created[0]}\nPoll 1: completed`;
+    // tasks/result ties the result to its task.
+    const related = { "io.modelcontextprotocol/related-task": { taskId: created[0] } };
+    const reply = JSON.stringify({ _meta: related, ...REPLY }, null, 2);
     expect(sampled).toBe(`[COMPLETED] Async sampling completed!\n\n${progress}\n\n**Result:**\n${reply}`);
-    const elicited = texts(await client.callTool("trigger-elicitation-request-async"));
+    const elicited = texts(await tasked.callTool("trigger-elicitation-request-async"));
     expect(elicited[0]).toBe("[COMPLETED] User provided the requested information!");
     expect(elicited[1]).toBe("User inputs:\n- Name: Ada\n- Favorite Color: Green\n- Agreed to terms: true");
-    expect(elicited[2]).toMatch(/^\nProgress:\nTask created: task-2\nPoll 1: completed\n\nRaw result: /);
-    expect(raw(elicited[2])).toEqual(answer);
-    const requests = sent(client, "server").filter((m) => /\/create(Message)?$/.test(m.method ?? ""));
-    expect(requests.map((m) => m.params?.task)).toEqual([undefined, { ttl: 300_000 }, { ttl: 600_000 }]);
-    await finish(client);
+    const second = sent(tasked, "client").flatMap((m) => {
+      const task = m.result?.task as { taskId?: string } | undefined;
+      return task?.taskId ? [task.taskId] : [];
+    })[1];
+    expect(elicited[2]).toContain(`\nProgress:\nTask created: ${second}\nPoll 1: completed\n\nRaw result: `);
+    expect(raw(elicited[2])).toMatchObject(answer);
+    const asTasks = sent(tasked, "server").filter((m) => /\/create(Message)?$/.test(m.method ?? ""));
+    expect(asTasks.map((m) => m.params?.task)).toEqual([{ ttl: 300_000 }, { ttl: 600_000 }]);
+    await finish(tasked);
   });
 
   it("lists and reads resources and templates, and a gzip session resource", async () => {
