@@ -86,6 +86,12 @@ export class McpClient {
       era: channel.era,
       request: (method, params, options) => this.request(method, params, options),
       answer,
+      ...(channel.watchTask
+        ? {
+            watch: (taskId: string, listener: (task: Record<string, unknown>) => void) =>
+              channel.watchTask!(taskId, listener),
+          }
+        : {}),
     };
   }
 

@@ -34,6 +34,8 @@ export interface TaskChannel {
   readonly era: Era;
   request<T>(method: string, params: Record<string, unknown>, options?: RequestOptions): Promise<T>;
   answer: FeatureAnswerer;
+  /** Hears of a task's changes as the server pushes them (2026-07-28 listen streams), if it can. */
+  watch?(taskId: string, listener: (task: Record<string, unknown>) => void): () => void;
 }
 
 /** The task a `tools/call` answered with, or `undefined` for an inline result. */
@@ -123,6 +125,11 @@ export class ToolTask implements AsyncIterable<TaskInfo> {
       { taskId: this.id },
       this.options,
     );
+    return this.seen(wire);
+  }
+
+  /** Takes in the task's state as `tasks/get` or `notifications/tasks` shows it. */
+  private async seen(wire: Record<string, unknown>): Promise<TaskInfo> {
     this.last = taskInfo(wire);
     if (this.last.status === "completed" && wire.result) this.final = wire.result as Record<string, unknown>;
     if (this.last.status === "failed") {
@@ -170,25 +177,32 @@ export class ToolTask implements AsyncIterable<TaskInfo> {
   }
 
   /**
-   * The task's states, from the current one to a terminal one: polled at the server's
+   * The task's states, from the current one to a terminal one: pushed by the server where it can
+   * (`notifications/tasks` on a 2026-07-28 listen stream), and polled at the server's
    * `pollInterval`, backing off while nothing changes; each state is yielded once it changed.
    */
   async *[Symbol.asyncIterator](): AsyncIterator<TaskInfo> {
     let seen = "";
     let wait = this.last.pollInterval ?? 1000;
     let info = this.last;
-    for (;;) {
-      const mark = `${info.status} ${info.statusMessage ?? ""} ${info.lastUpdatedAt}`;
-      if (mark !== seen) {
-        seen = mark;
-        wait = info.pollInterval ?? wait;
-        yield info;
-      } else {
-        wait = Math.min(wait * 1.5, Math.max(MAX_BACKOFF, info.pollInterval ?? 0));
+    const pushed = this.id === "" || TERMINAL.has(info.status) ? undefined : new Pushed();
+    const unwatch = pushed && this.channel.watch?.(this.id, (task) => pushed.push(task));
+    try {
+      for (;;) {
+        const mark = `${info.status} ${info.statusMessage ?? ""} ${info.lastUpdatedAt}`;
+        if (mark !== seen) {
+          seen = mark;
+          wait = info.pollInterval ?? wait;
+          yield info;
+        } else {
+          wait = Math.min(wait * 1.5, Math.max(MAX_BACKOFF, info.pollInterval ?? 0));
+        }
+        if (TERMINAL.has(info.status) || this.id === "") return;
+        const task = await pushed!.next(wait, this.options.signal);
+        info = task ? await this.seen(task) : await this.status();
       }
-      if (TERMINAL.has(info.status) || this.id === "") return;
-      await pause(wait, this.options.signal);
-      info = await this.status();
+    } finally {
+      unwatch?.();
     }
   }
 
@@ -211,17 +225,37 @@ export class ToolTask implements AsyncIterable<TaskInfo> {
   }
 }
 
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", stop, { once: true });
-  });
+/** The task states the server pushed and not yet taken, the latest only. */
+class Pushed {
+  private latest: Record<string, unknown> | undefined;
+  private wake: (() => void) | undefined;
+
+  push(task: Record<string, unknown>): void {
+    this.latest = task;
+    this.wake?.();
+  }
+
+  /** The state pushed since the last call, waiting at most `ms` for one; `undefined` if none came. */
+  next(ms: number, signal: AbortSignal | undefined): Promise<Record<string, unknown> | undefined> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", stop);
+        this.wake = undefined;
+        const task = this.latest;
+        this.latest = undefined;
+        resolve(task);
+      };
+      const stop = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        reject(signal!.reason);
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener("abort", stop, { once: true });
+      if (this.latest) done();
+      else this.wake = done;
+    });
+  }
 }

@@ -4,6 +4,7 @@ import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
 import type { Tool } from "../protocol/types/tools.js";
 import type { RequestContext } from "./context.js";
 import type { DispatchHandler } from "./dispatch.js";
+import type { TaskStatusSink } from "./subscriptions.js";
 import type { ToolTaskOptions } from "./tools.js";
 
 /**
@@ -31,6 +32,11 @@ export interface ExtensionMethod {
 export interface ExtensionHost {
   /** A registered tool as `tools/list` shows it (with `execution`, `_meta`…) and its task option. */
   tool(name: string): { description: Tool; task: ToolTaskOptions | undefined } | undefined;
+  /**
+   * Lets `subscriptions/listen` streams ask for `taskIds` (2026-07-28, SEP-2663) of a client that
+   * declares `extension`; the extension reports each task's changes to the returned sink.
+   */
+  listenToTasks?(extension: string): TaskStatusSink;
 }
 
 /**

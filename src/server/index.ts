@@ -50,6 +50,7 @@ export type {
 } from "./resources.js";
 export { McpServer, type ServerInfo, type ServerOptions } from "./server.js";
 export type { ServerSession, SessionHost } from "./session.js";
+export type { TaskStatusSink } from "./subscriptions.js";
 export type { ToolReturn } from "./tool-result.js";
 export { toolError } from "./tool-result.js";
 export type {

@@ -101,6 +101,7 @@ export class McpServer implements SessionHost {
     this.prompts = new PromptRegistry(pageSize, () => this.listChanged("prompts"));
     this.extensions = new ServerExtensions(options.extensions ?? [], {
       tool: (name) => this.tools.describe(name),
+      listenToTasks: (extension) => this.subscriptions.listenToTasks(extension),
     });
     const table = this.extensions.extend(
       coreRows({

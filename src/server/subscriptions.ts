@@ -2,6 +2,8 @@ import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { RequestId } from "../jsonrpc/messages.js";
 import type { IncomingRequest } from "../protocol/engine/incoming.js";
 import { META } from "../protocol/eras/request-meta.js";
+import { declaresExtension, missingExtension } from "../protocol/extensions.js";
+import type { AuthInfo } from "../protocol/transport.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
 
 /** What a `subscriptions/listen` request opts in to. */
@@ -10,7 +12,20 @@ export interface ListenFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks whose status changes the stream hears of (`notifications/tasks`, SEP-2663). */
+  taskIds?: string[];
 }
+
+/**
+ * Where a tasks extension reports a task's changes for the listen streams that asked for its id:
+ * `task` is the notification's params (the task as `tasks/get` would show it), `visible` says
+ * whether a stream opened by that caller may see it.
+ */
+export type TaskStatusSink = (
+  taskId: string,
+  task: Record<string, unknown>,
+  visible: (auth: AuthInfo | undefined) => boolean,
+) => void;
 
 interface Listener {
   request: IncomingRequest;
@@ -22,7 +37,7 @@ interface Listener {
 /** How many listen streams a server holds open at once by default. */
 export const DEFAULT_MAX_LISTEN_STREAMS = 1000;
 
-/** How many resources one listen stream may subscribe to. */
+/** How many resources, or tasks, one listen stream may subscribe to. */
 const MAX_LISTEN_RESOURCES = 1000;
 
 const LIST_KEYS = {
@@ -37,6 +52,8 @@ const LIST_KEYS = {
  */
 export class Subscriptions {
   private readonly listeners = new Set<Listener>();
+  /** The extension that answers `taskIds`, once one asked to. */
+  private tasksExtension: string | undefined;
 
   constructor(
     /** The most listen streams open at once; one more is refused. */
@@ -70,6 +87,17 @@ export class Subscriptions {
       }
       filter.resourceSubscriptions = asked.resourceSubscriptions.filter((uri) => typeof uri === "string");
     }
+    if (Array.isArray(asked.taskIds) && this.tasksExtension !== undefined) {
+      if (!declaresExtension(request.requestMeta?.clientCapabilities, this.tasksExtension))
+        throw missingExtension(this.tasksExtension, "listening to tasks");
+      if (asked.taskIds.length > MAX_LISTEN_RESOURCES) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid params: a listen stream listens to at most ${MAX_LISTEN_RESOURCES} tasks, not ${asked.taskIds.length}`,
+        );
+      }
+      filter.taskIds = asked.taskIds.filter((id) => typeof id === "string");
+    }
     const listener: Listener = { request, id: request.id, filter };
     this.listeners.add(listener);
     request.notify("notifications/subscriptions/acknowledged", {
@@ -100,6 +128,20 @@ export class Subscriptions {
       if (listener.filter.resourceSubscriptions?.includes(uri))
         this.send(listener, "notifications/resources/updated", { uri });
     }
+  }
+
+  /**
+   * Lets listen streams ask for `taskIds`, for a client that declares `extension`: the returned
+   * sink sends `notifications/tasks` to the streams listening to a task.
+   */
+  listenToTasks(extension: string): TaskStatusSink {
+    this.tasksExtension = extension;
+    return (taskId, task, visible) => {
+      for (const listener of this.listeners) {
+        if (listener.filter.taskIds?.includes(taskId) && visible(listener.request.auth))
+          this.send(listener, "notifications/tasks", task);
+      }
+    };
   }
 
   private send(listener: Listener, method: string, params: Record<string, unknown>): void {

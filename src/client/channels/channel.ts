@@ -41,6 +41,8 @@ export interface Channel {
   announceRoots(): void;
   /** Makes sure changes of `kind` are announced to this client. */
   listen(kind: ListKind): void;
+  /** Hears of a task's status changes where the era pushes them, until the returned function is called. */
+  watchTask?(taskId: string, listener: (task: Record<string, unknown>) => void): () => void;
   /** The tools of a listing this client can call; `warn` says why one was left out. */
   usableTools(tools: Tool[], warn: (message: string) => void): Tool[];
   /** Ends what the channel keeps open of its own. */

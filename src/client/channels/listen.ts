@@ -7,6 +7,8 @@ export interface ListenFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks whose status changes to hear of (`notifications/tasks`, SEP-2663). */
+  taskIds?: string[];
 }
 
 /** A listen stream stays open as long as the connection (the longest timer Node allows). */
@@ -30,11 +32,24 @@ export class ListenStream {
     return this.current?.filter.resourceSubscriptions ?? [];
   }
 
-  /** Listens to these too (or, for `resourceSubscriptions`, to exactly these resources). */
+  /** The tasks listened to now. */
+  get tasks(): string[] {
+    return this.current?.filter.taskIds ?? [];
+  }
+
+  /**
+   * Listens to these too (or, for `resourceSubscriptions` and `taskIds`, to exactly these); a
+   * stream left with nothing to listen to is closed.
+   */
   want(more: ListenFilter): void {
-    const filter = { ...this.current?.filter, ...more };
+    const filter: ListenFilter = { ...this.current?.filter, ...more };
+    if (filter.taskIds?.length === 0) delete filter.taskIds;
     if (this.current && JSON.stringify(filter) === JSON.stringify(this.current.filter)) return;
     this.current?.controller.abort();
+    if (Object.keys(filter).length === 0) {
+      this.current = undefined;
+      return;
+    }
     const controller = new AbortController();
     this.current = { filter, controller };
     this.peer

@@ -18,6 +18,8 @@ import { type ModernIdentity, modernRequest, sharedMeta } from "./stateless.js";
 export class ModernChannel implements Channel {
   readonly era = "modern";
   private readonly listening: ListenStream;
+  /** Who waits on each task's `notifications/tasks`. */
+  private readonly watchers = new Map<string, Set<(task: Record<string, unknown>) => void>>();
 
   constructor(
     private readonly peer: Peer,
@@ -29,6 +31,27 @@ export class ModernChannel implements Channel {
     private readonly safeToRepeat: ReadonlySet<string> = new Set(),
   ) {
     this.listening = new ListenStream(peer, identity);
+    peer.setNotificationHandler("notifications/tasks", (params) => {
+      const watching = this.watchers.get(String(params?.taskId));
+      if (watching) for (const listener of watching) listener(params as Record<string, unknown>);
+    });
+  }
+
+  /** Hears of a task's changes on the listen stream (SEP-2663), until the returned function is called. */
+  watchTask(taskId: string, listener: (task: Record<string, unknown>) => void): () => void {
+    let watching = this.watchers.get(taskId);
+    if (!watching) {
+      watching = new Set();
+      this.watchers.set(taskId, watching);
+      this.listening.want({ taskIds: [...this.watchers.keys()] });
+    }
+    watching.add(listener);
+    return () => {
+      watching.delete(listener);
+      if (watching.size > 0 || this.watchers.get(taskId) !== watching) return;
+      this.watchers.delete(taskId);
+      this.listening.want({ taskIds: [...this.watchers.keys()] });
+    };
   }
 
   send<T, R>(

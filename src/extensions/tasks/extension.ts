@@ -185,6 +185,11 @@ export function tasks(options: TasksOptions = {}): ServerExtension & { readonly 
       if (host)
         throw new Error("This tasks() extension serves another server already: give each server its own");
       host = given;
+      const sink = given.listenToTasks?.(TASKS_EXTENSION);
+      if (sink) {
+        runtime.announce = (record) =>
+          sink(record.taskId, detailedTask(record), (auth) => runtime.ownerOf(auth) === record.owner);
+      }
     },
     close: async () => {
       runtime.close();

@@ -27,6 +27,8 @@ export class Running implements TaskLink {
     readonly era: Era,
     private readonly session: ServerSession,
     private readonly store: TaskStore,
+    /** Where a 2026-07-28 task's changes go: the listen streams that asked for it. */
+    private readonly listeners?: (record: TaskRecord) => void,
   ) {}
 
   get signal(): AbortSignal {
@@ -42,7 +44,7 @@ export class Running implements TaskLink {
     void this.write({ statusMessage: message === undefined ? amount : `${message} (${amount})` });
   }
 
-  /** Writes a change to the store; the status notification follows it (2025-11-25 sessions). */
+  /** Writes a change to the store; the status notification follows it. */
   write(update: TaskUpdate): Promise<TaskRecord | undefined> {
     const written = this.writes.then(() => this.store.update(this.id, update));
     this.writes = written.then(
@@ -53,8 +55,9 @@ export class Running implements TaskLink {
   }
 
   private announce(record: TaskRecord): void {
-    if (this.era !== "legacy" || this.session.peer.isClosed) return;
-    this.session.notify("notifications/tasks/status", legacyTask(record));
+    if (this.era === "modern") this.listeners?.(record);
+    else if (!this.session.peer.isClosed)
+      this.session.notify("notifications/tasks/status", legacyTask(record));
   }
 
   ask<T>(

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { Era } from "../../protocol/revisions/revision.js";
+import type { AuthInfo } from "../../protocol/transport.js";
 import type { RequestContext, ServerSession, ToolTaskOptions } from "../../server/index.js";
 import { TaskContext } from "./context.js";
 import { Running } from "./running.js";
@@ -32,12 +33,18 @@ export class TaskRuntime {
   private readonly ended = new Map<string, Promise<void>>();
   /** A key per session, for listing tasks no verified caller owns. */
   private readonly sessions = new WeakMap<ServerSession, string>();
+  /** Where 2026-07-28 tasks' changes go (`notifications/tasks` on listen streams), once set. */
+  announce: ((record: TaskRecord) => void) | undefined;
 
   constructor(readonly settings: TaskSettings) {}
 
   /** The caller a task belongs to: its verified subject, when the transport verified one. */
   owner(ctx: RequestContext): string | undefined {
-    const auth = ctx.auth;
+    return this.ownerOf(ctx.auth);
+  }
+
+  /** The owner a caller verified as `auth` is. */
+  ownerOf(auth: AuthInfo | undefined): string | undefined {
     return auth ? `${auth.issuer} ${auth.subject}` : undefined;
   }
 
@@ -79,7 +86,8 @@ export class TaskRuntime {
     const ctx = new TaskContext(call);
     const create = async (): Promise<{ running: Running; answer: object }> => {
       const record = await this.create(params, call, era);
-      const running = new Running(record.taskId, era, call.session, this.settings.store);
+      const announce = era === "modern" ? (changed: TaskRecord) => this.announce?.(changed) : undefined;
+      const running = new Running(record.taskId, era, call.session, this.settings.store, announce);
       this.running.set(record.taskId, running);
       ctx.begin(running);
       return {
@@ -171,9 +179,13 @@ export class TaskRuntime {
       statusMessage: "Cancelled by the client",
       inputRequests: undefined,
     };
-    const cancelled = running
-      ? await running.write(update)
-      : await this.settings.store.update(record.taskId, update);
+    let cancelled: TaskRecord | undefined;
+    if (running) cancelled = await running.write(update);
+    else {
+      // Run elsewhere (another replica): its listen streams here hear of it all the same.
+      cancelled = await this.settings.store.update(record.taskId, update);
+      if (cancelled) this.announce?.(cancelled);
+    }
     running?.abort(`Task ${record.taskId} was cancelled`);
     return cancelled ?? record;
   }
