@@ -41,7 +41,8 @@ Debugging a server:
   --trace                print every JSON-RPC message both ways, with the time, on stderr
                          (--trace=FILE writes them to a file); credentials are hidden
   --verbose              also print what a stdio server writes to its stderr
-  --protocol REVISION    speak only that revision (fails if the server answers another)
+  --protocol REVISION    speak only that revision (fails if the server answers another);
+                         --protocol-version REVISION is the same
   --json --meta          keep what the protocol adds to a result (resultType, ttlMs, _meta)
 
 Examples:

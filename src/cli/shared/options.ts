@@ -24,6 +24,19 @@ export interface ClientCliOptions extends AuthCliOptions {
   traceFile?: string;
   /** `--protocol`: the one revision to speak. */
   protocol?: ProtocolVersion;
+  /** `--protocol-version`: the same, by the name the spec gives it. */
+  protocolVersion?: ProtocolVersion;
+}
+
+/** The revision `--protocol` or `--protocol-version` pins, if either does; both must agree. */
+export function pinnedRevision(options: ClientCliOptions): ProtocolVersion | undefined {
+  const { protocol, protocolVersion } = options;
+  if (protocol && protocolVersion && protocol !== protocolVersion) {
+    throw new UsageError(
+      `--protocol ${protocol} and --protocol-version ${protocolVersion} disagree: give one revision`,
+    );
+  }
+  return protocol ?? protocolVersion;
 }
 
 export const LOG_LEVELS: readonly LoggingLevel[] = LOGGING_LEVELS;
@@ -45,12 +58,12 @@ export function parseDuration(text: string): number {
   return Math.round(ms);
 }
 
-/** A `--protocol` value: one of the revisions this client speaks. */
-export function parseRevision(text: string): ProtocolVersion {
+/** A `--protocol` (or `--protocol-version`) value: one of the revisions this client speaks. */
+export function parseRevision(text: string, option = "--protocol"): ProtocolVersion {
   const known = SUPPORTED_VERSIONS.find((version) => version === text);
   if (known) return known;
   throw new UsageError(
-    `--protocol: no revision "${text}"${didYouMean(text, SUPPORTED_VERSIONS)} (there are: ${SUPPORTED_VERSIONS.join(", ")})`,
+    `${option}: no revision "${text}"${didYouMean(text, SUPPORTED_VERSIONS)} (there are: ${SUPPORTED_VERSIONS.join(", ")})`,
   );
 }
 
@@ -118,6 +131,11 @@ export function addClientOptions(command: Command): Command {
         "--protocol <revision>",
         `speak only this protocol revision: ${SUPPORTED_VERSIONS.join(", ")}`,
       ).argParser(parseRevision),
+    )
+    .addOption(
+      new Option("--protocol-version <revision>", "the same as --protocol").argParser((text) =>
+        parseRevision(text, "--protocol-version"),
+      ),
     );
 }
 

@@ -10,7 +10,7 @@ import { type ProxyServerConfig, readProxyConfig } from "../../proxy/config.js";
 import { cliAuth } from "./auth.js";
 import { elicitationHandler } from "./elicit.js";
 import { ConnectionError, describeError, Exit, UsageError } from "./errors.js";
-import { type ClientCliOptions, envOf, headersOf } from "./options.js";
+import { type ClientCliOptions, envOf, headersOf, pinnedRevision } from "./options.js";
 import { startupStatus } from "./startup.js";
 import { clearStatus, note } from "./status.js";
 import { didYouMean } from "./suggest.js";
@@ -214,6 +214,7 @@ export async function withClient(
   timeoutIsDefault: boolean,
   work: (session: Session) => Promise<number>,
 ): Promise<number> {
+  const pinned = pinnedRevision(options);
   const target = await resolveTarget(spec, options);
   const timeout = timeoutIsDefault && target.timeout ? target.timeout : options.timeout;
   const tracer =
@@ -246,7 +247,7 @@ export async function withClient(
       handshakeTimeout: timeout,
       requestTimeout: timeout,
       elicitation: elicitationHandler(canAsk),
-      ...(options.protocol ? { protocolVersion: options.protocol } : {}),
+      ...(pinned ? { protocolVersion: pinned } : {}),
       ...(tracer ? { trace: tracer.trace } : {}),
       ...("command" in target.connect && options.verbose
         ? { onStderr: (line) => note(`[server] ${line}`) }
@@ -268,9 +269,9 @@ export async function withClient(
     } finally {
       stopStatus();
     }
-    if (options.protocol && client.protocolVersion !== options.protocol) {
+    if (pinned && client.protocolVersion !== pinned) {
       throw new ConnectionError(
-        `${target.label} speaks protocol revision ${client.protocolVersion}, not ${options.protocol} (--protocol)`,
+        `${target.label} speaks protocol revision ${client.protocolVersion}, not ${pinned} (${options.protocol ? "--protocol" : "--protocol-version"})`,
       );
     }
     if (!options.quiet) {
