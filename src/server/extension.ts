@@ -71,7 +71,15 @@ export interface ServerExtension {
   readonly around?: Readonly<Record<string, AroundHandler>>;
   /** The notifications the extension sends: sessions send them whatever their revision's table says. */
   readonly notifications?: readonly string[];
-  /** The `_meta` keys the extension reads from requests. */
+  /**
+   * The `_meta` keys the extension owns: those it reads from requests and writes into its results,
+   * requests and notifications (the tasks extension: `io.modelcontextprotocol/related-task`). A
+   * claim, checked when the server is built: each key has the form `prefix/name`, is not one of
+   * the protocol's own (`io.modelcontextprotocol/protocolVersion`, `…/clientCapabilities`,
+   * `…/clientInfo`, `…/logLevel`, `…/serverInfo`, `…/subscriptionId`), and is claimed by one
+   * extension only; two extensions of one server cannot read one key in two ways. The keys do not
+   * filter `_meta`: a handler sees all of it in `ctx.meta`.
+   */
   readonly metaKeys?: readonly string[];
   /** Called once, when the server is built. */
   setup?(host: ExtensionHost): void;

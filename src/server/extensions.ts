@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { META } from "../protocol/eras/request-meta.js";
 import { declaresExtension, missingExtension } from "../protocol/extensions.js";
 import type { Revision } from "../protocol/revisions/index.js";
 import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
@@ -22,6 +23,8 @@ export class ServerExtensions {
     host: ExtensionHost,
   ) {
     const ids = new Set<string>();
+    /** Each `_meta` key an extension claims, and which one does. */
+    const metaKeys = new Map<string, string>();
     for (const extension of list) {
       const id = extension?.id;
       if (typeof id !== "string" || !/^[^\s/]+\/[^\s]+$/.test(id)) {
@@ -36,6 +39,7 @@ export class ServerExtensions {
         this.methods.add(method);
       }
       for (const notification of extension.notifications ?? []) this.notifications.add(notification);
+      for (const key of extension.metaKeys ?? []) claim(metaKeys, key, id);
     }
     for (const extension of list) extension.setup?.(host);
   }
@@ -104,6 +108,24 @@ export class ServerExtensions {
     );
     return { ...entry, handler };
   }
+}
+
+/** The `_meta` keys the protocol itself reads and writes (2026-07-28): no extension may claim them. */
+const PROTOCOL_META_KEYS: ReadonlySet<string> = new Set(Object.values(META));
+
+/** Records that extension `id` owns the `_meta` key `key`, or says why it cannot. */
+function claim(claimed: Map<string, string>, key: unknown, id: string): void {
+  if (typeof key !== "string" || !/^[^\s/]+\/[^\s]+$/.test(key)) {
+    throw new TypeError(
+      `The extension ${id} names the _meta key ${JSON.stringify(key)}: a key of the form "prefix/name" is needed`,
+    );
+  }
+  if (PROTOCOL_META_KEYS.has(key)) {
+    throw new Error(`The extension ${id} claims the _meta key ${key}, which the protocol itself uses`);
+  }
+  const other = claimed.get(key);
+  if (other !== undefined) throw new Error(`Two extensions claim the _meta key ${key}: ${other} and ${id}`);
+  claimed.set(key, id);
 }
 
 /** An extension method's handler behind its era and declaration checks. */

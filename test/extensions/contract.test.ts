@@ -83,6 +83,19 @@ describe("extension contract", () => {
     expect(bad([{ id: ID, methods: [{ method: "tools/list", handler: () => ({}) }] }])).toThrow(
       `The extension ${ID} adds tools/list, which the server answers itself`,
     );
+    expect(bad([{ id: ID, metaKeys: ["related"] }])).toThrow(
+      `The extension ${ID} names the _meta key "related": a key of the form "prefix/name" is needed`,
+    );
+    expect(bad([{ id: ID, metaKeys: ["io.modelcontextprotocol/clientInfo"] }])).toThrow(
+      `The extension ${ID} claims the _meta key io.modelcontextprotocol/clientInfo, which the protocol itself uses`,
+    );
+    expect(
+      bad([
+        { id: ID, metaKeys: ["example.com/k"] },
+        { id: "example.com/other", metaKeys: ["example.com/k"] },
+      ]),
+    ).toThrow(`Two extensions claim the _meta key example.com/k: ${ID} and example.com/other`);
+    expect(bad([{ id: ID, metaKeys: ["example.com/k"] }])).not.toThrow();
     await expect(connectInMemory(server(), { extensions: [{ id: "" }] })).rejects.toThrow(
       'An extension needs an id of the form "vendor-prefix/name"',
     );
