@@ -15,7 +15,7 @@ import type {
   Root,
 } from "../protocol/types/client-features.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
-import { askAsTask, type ClientTaskRequest, clientRunsAsTask } from "./client-task.js";
+import { askAsTask, type ClientSend, type ClientTaskRequest, clientRunsAsTask } from "./client-task.js";
 import type { InputMethod, InputRound } from "./input-round.js";
 import { type ReplyChannel, sessionChannel, statelessChannel } from "./reply-channel.js";
 import type { ServerSession } from "./session.js";
@@ -199,27 +199,28 @@ export class RequestContext {
       const signal = requestOptions.signal
         ? AbortSignal.any([requestOptions.signal, this.signal])
         : this.signal;
-      return askAsTask<T>(
-        (m, p, o) => this.requestClient(m, p, o),
-        (taskId) =>
-          this.session.peer.request("tasks/cancel", { taskId }, { timeout: requestOptions.timeout }),
-        method,
-        params ?? {},
-        task === true ? {} : task,
-        requestOptions,
-        signal,
+      return this.exchange((send) =>
+        askAsTask<T>(
+          send,
+          (taskId) =>
+            this.session.peer.request("tasks/cancel", { taskId }, { timeout: requestOptions.timeout }),
+          method,
+          params ?? {},
+          task === true ? {} : task,
+          requestOptions,
+          signal,
+        ),
       );
     }
     return this.channel.ask<T>(this, method, params, rest);
   }
 
-  /** A request to the client of this session, sent for this request. */
-  protected requestClient<T>(
-    method: string,
-    params: Record<string, unknown>,
-    options: RequestOptions,
-  ): Promise<T> {
-    return this.request.request<T>(method, params, options);
+  /**
+   * Runs an exchange of requests with the client of this session (a request asked as a task, and
+   * its polls), sent for this request.
+   */
+  protected exchange<T>(run: (send: ClientSend) => Promise<T>): Promise<T> {
+    return run((method, params, options) => this.request.request(method, params, options));
   }
 
   private missing(required: Record<string, object>, what: string): McpError {

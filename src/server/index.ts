@@ -13,7 +13,7 @@ export type {
   JwtOptions,
   ProtectedResourceOptions,
 } from "./auth/index.js";
-export type { ClientTaskRequest } from "./client-task.js";
+export type { ClientSend, ClientTaskRequest } from "./client-task.js";
 export type { Completer, CompletionReturn } from "./completion.js";
 export { RequestContext, type RunningTask } from "./context.js";
 export type { DispatchHandler } from "./dispatch.js";

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type ClientOptions, McpClient } from "../../src/client/index.js";
+import { tasks } from "../../src/extensions/tasks/index.js";
 import type { JSONRPCMessage } from "../../src/jsonrpc/messages.js";
 import { McpServer } from "../../src/server/index.js";
 
@@ -60,7 +61,7 @@ async function connect(url: string, options: Partial<ClientOptions>) {
     ...options,
   } as ClientOptions);
   const methods = () => received.flatMap((msg) => ("method" in msg ? [msg.method] : []));
-  return { client, methods };
+  return { client, methods, received };
 }
 
 describe("client-side tasks (2025-11-25)", () => {
@@ -159,6 +160,50 @@ describe("client-side tasks (2025-11-25)", () => {
     } finally {
       await client.close();
       await http.close();
+    }
+  });
+
+  it("asks as a task from within a tool's own task: input_required meanwhile, each request related to it", async () => {
+    const server = new McpServer(
+      { name: "tasked", version: "1" },
+      { extensions: [tasks({ pollInterval: 20 })] },
+    ).tool("summarize", { task: "optional" }, async (_args, ctx) => {
+      const answer = await ctx.sample({ messages: [message], maxTokens: 10 }, { task: true });
+      return `${ctx.task!.id}: ${(answer.content as { text: string }).text}`;
+    });
+    const http = await server.serveHttp();
+    const { client, received } = await connect(http.url, {
+      clientTasks: { pollInterval: 20 },
+      sampling: async () => ({ role: "assistant", content: { type: "text", text: "short" }, model: "m" }),
+    });
+    try {
+      const task = await client.callTool("summarize", {}, { task: true });
+      expect((await task.result()).text()).toBe(`${task.id}: short`);
+      const related = (method: string) =>
+        received
+          .filter((m) => "method" in m && m.method === method && "id" in m)
+          .map(
+            (m) =>
+              (m as { params: { _meta?: Record<string, unknown> } }).params._meta?.[
+                "io.modelcontextprotocol/related-task"
+              ],
+          );
+      expect(related("sampling/createMessage")).toEqual([{ taskId: task.id }]);
+      // The server's tasks/result for the client's task is related to its own; the client's own
+      // tasks/result, for the tool's task, is not.
+      expect(related("tasks/result")).toEqual([{ taskId: task.id }, undefined]);
+      const announced = received.flatMap((m) =>
+        "method" in m && m.method === "notifications/tasks/status"
+          ? [m.params as { taskId: string; status: string }]
+          : [],
+      );
+      expect(announced).toContainEqual(
+        expect.objectContaining({ taskId: task.id, status: "input_required" }),
+      );
+    } finally {
+      await client.close();
+      await http.close();
+      await server.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { RequestOptions } from "../../protocol/engine/peer.js";
 import {
+  type ClientSend,
   type InputMethod,
   type ReplyChannel,
   type ReplyTarget,
@@ -19,6 +20,11 @@ export interface TaskLink extends RunningTask {
   ): Promise<T>;
   /** Reports progress as the task's status message. */
   progress(progress: number, total: number | undefined, message: string | undefined): void;
+  /**
+   * Runs an exchange of requests with the client for the task (2025-11-25 sessions): the task is
+   * `input_required` meanwhile, and each request is related to it.
+   */
+  exchange<T>(run: (send: ClientSend) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -76,17 +82,9 @@ export class TaskContext extends RequestContext {
     };
   }
 
-  protected override requestClient<T>(
-    method: string,
-    params: Record<string, unknown>,
-    options: RequestOptions,
-  ): Promise<T> {
-    // The call was answered with the task: what the task asks goes out on the session.
-    if (!this.link) return super.requestClient<T>(method, params, options);
-    return this.session.peer.request<T>(method, params, {
-      ...options,
-      signal: options.signal ?? this.signal,
-    });
+  protected override exchange<T>(run: (send: ClientSend) => Promise<T>): Promise<T> {
+    // The call was answered with the task: the exchange is the task's, on the session.
+    return this.link ? this.link.exchange(run) : super.exchange(run);
   }
 
   override progress(progress: number, total?: number, message?: string): void {

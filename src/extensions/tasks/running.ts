@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { Era } from "../../protocol/revisions/revision.js";
-import type { InputMethod, ServerSession } from "../../server/index.js";
+import type { ClientSend, InputMethod, ServerSession } from "../../server/index.js";
 import type { TaskLink } from "./context.js";
 import type { TaskStore } from "./store.js";
 import { RELATED_TASK, type TaskInputRequest, type TaskRecord, type TaskUpdate } from "./types.js";
@@ -82,6 +82,20 @@ export class Running implements TaskLink {
     try {
       const meta = { ...(params?._meta as object | undefined), [RELATED_TASK]: { taskId: this.id } };
       return await this.session.peer.request<T>(method, { ...params, _meta: meta }, { signal: this.signal });
+    } finally {
+      if (!this.signal.aborted) await this.write({ status: "working" });
+    }
+  }
+
+  async exchange<T>(run: (send: ClientSend) => Promise<T>): Promise<T> {
+    if (this.signal.aborted) throw this.signal.reason;
+    await this.write({ status: "input_required" });
+    try {
+      return await run((method, params, options) => {
+        const meta = { ...(params._meta as object | undefined), [RELATED_TASK]: { taskId: this.id } };
+        const signal = options.signal ?? this.signal;
+        return this.session.peer.request(method, { ...params, _meta: meta }, { ...options, signal });
+      });
     } finally {
       if (!this.signal.aborted) await this.write({ status: "working" });
     }
