@@ -138,8 +138,10 @@ export class ClientTaskStore {
       if (task.createdAt + task.ttl > now) continue;
       this.tasks.delete(id);
       if (!terminal(task.status)) {
-        task.controller.abort(new McpError(ErrorCode.InternalError, `Task ${id} expired`));
-        task.end();
+        // Whoever still waits for it (tasks/result) hears why it ended.
+        const error = { code: ErrorCode.InternalError, message: `Task ${id} expired before it ended` };
+        this.settle(task, "failed", { error });
+        task.controller.abort(new McpError(error.code, error.message));
       }
     }
   }
