@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify, type RemoteJWKSet } from "jose";
 import { AuthError, AuthUnavailableError } from "./errors.js";
 import { audienceMatches, trustedUrl } from "./urls.js";
+import { VerifiedTokens } from "./verified-tokens.js";
 
 /** How JWT access tokens (RFC 9068) are checked. */
 export interface JwtOptions {
@@ -10,6 +11,12 @@ export interface JwtOptions {
   algorithms?: string[];
   /** The `typ` header every token must have, such as `"at+jwt"` (RFC 9068). Default: any. */
   typ?: string;
+  /**
+   * Tokens kept once verified, so a token sent again is not checked again: at most `maxTokens`
+   * (default 1,000), each until it expires or for `maxAge` seconds (default 300), whichever comes
+   * first. `false` checks every request's token in full.
+   */
+  cache?: { maxTokens?: number; maxAge?: number } | false;
 }
 
 export const DEFAULT_JWT_ALGORITHMS = [
@@ -35,6 +42,7 @@ export const DEFAULT_JWT_ALGORITHMS = [
 export class JwtVerifier {
   private keys: RemoteJWKSet | undefined;
   private readonly algorithms: string[];
+  private readonly verified: VerifiedTokens | undefined;
 
   constructor(
     private readonly issuer: string,
@@ -47,10 +55,15 @@ export class JwtVerifier {
     const weak = this.algorithms.filter((alg) => alg === "none" || alg.startsWith("HS"));
     if (weak.length > 0) throw new TypeError(`JWT access tokens cannot be accepted with ${weak.join(", ")}`);
     if (options.jwksUri !== undefined) trustedUrl(options.jwksUri, "The JWKS URI");
+    const { cache } = options;
+    if (cache !== false)
+      this.verified = new VerifiedTokens(cache?.maxTokens ?? 1000, cache?.maxAge ?? 300, leeway);
   }
 
   /** The token's claims, or an `invalid_token` error saying what is wrong with it. */
   async verify(token: string, scheme: "Bearer" | "DPoP"): Promise<JWTPayload> {
+    const known = this.verified?.get(token);
+    if (known !== undefined) return known;
     const keys = this.keys ?? (await this.loadKeys());
     let payload: JWTPayload;
     try {
@@ -67,6 +80,7 @@ export class JwtVerifier {
     if (!audienceMatches(payload.aud, this.resource())) {
       throw new AuthError("invalid_token", `the token is not meant for ${this.resource()} (aud)`, scheme);
     }
+    this.verified?.add(token, payload);
     return payload;
   }
 
