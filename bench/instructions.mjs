@@ -9,6 +9,7 @@
  *   node bench/instructions.mjs [--impl mcpkit] [--era legacy|modern] [--side server|client]
  *                               [--transport stdio|http] [--warmup N] [--base N] [--calls N]
  *                               [--top 0] [--baseline-ref REF] [--feature oauth|noop3|task]
+ *                               [--middleware otel|noop3]
  *
  * Two runs of the same side, one making `--base` calls and one making `--base` + `--calls`, after
  * `--warmup` calls each (stdio: 20,000, 5,000 and 20,000; HTTP: 5,000, 2,000 and 5,000); the
@@ -22,7 +23,11 @@
  * and prints the ratio. `--feature` counts a server doing more (bench/lib/feature-cells.mjs):
  * `oauth`, requests carrying a JWT access token it verifies (its issuer, bench/lib/oauth-issuer.mjs,
  * runs in this process); `noop3`, three no-op middlewares; `task`, over HTTP, tasks created, polled
- * and fetched by mcpkit's bench client (per task, not per call). Needs valgrind (with
+ * and fetched by mcpkit's bench client (per task, not per call). `--middleware otel` traces the
+ * process counted (MCPKIT_BENCH_MIDDLEWARE, bench/lib/middleware.mjs; not the peer), a server with
+ * requests carrying a `traceparent` as a traced client's do; `--side sdk-span` and `--side
+ * sdk-call` count the OpenTelemetry SDK's own floor instead, a span (or a call's span and
+ * histogram value) per iteration of a loop (bench/lib/span-floor.mjs). Needs valgrind (with
  * callgrind_annotate).
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -53,6 +58,7 @@ function options() {
     warmup: 0,
     base: 0,
     top: 0,
+    middleware: "",
     "baseline-ref": "",
     feature: "",
   };
@@ -74,13 +80,19 @@ function options() {
   return withDefaults(o);
 }
 
+const SIDES = ["server", "client", "sdk-span", "sdk-call"];
+
 /** Checks the options and fills in the counts of the transport. */
 function withDefaults(o) {
   o = { transport: "stdio", era: "legacy", side: "server", ...o };
   const counts = COUNTS[o.transport];
   if (!counts) throw new Error(`--transport takes stdio or http, not ${o.transport}`);
   if (!["legacy", "modern"].includes(o.era)) throw new Error(`--era takes legacy or modern, not ${o.era}`);
-  if (!["server", "client"].includes(o.side)) throw new Error(`--side takes server or client, not ${o.side}`);
+  if (!SIDES.includes(o.side)) throw new Error(`--side takes ${SIDES.join(", ")}, not ${o.side}`);
+  if (!["", "otel", "noop3"].includes(o.middleware ?? ""))
+    throw new Error(`--middleware takes otel or noop3, not ${o.middleware}`);
+  // For the process counted (the HTTP server a client is counted against runs without it).
+  if (o.middleware) o.env = { ...o.env, MCPKIT_BENCH_MIDDLEWARE: o.middleware };
   for (const key of ["calls", "warmup", "base"]) o[key] ||= counts[key];
   return o;
 }
@@ -90,6 +102,18 @@ const META = {
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "instructions", version: "1.0.0" },
 };
+
+/** A traced client's trace context, which a traced server continues. */
+const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+/** The `_meta` of the driver's requests: the era's, and trace context towards a traced server. */
+function requestMeta(o) {
+  const meta = {
+    ...(o.era === "modern" ? META : {}),
+    ...(o.middleware === "otel" ? { traceparent: TRACEPARENT } : {}),
+  };
+  return Object.keys(meta).length > 0 ? { _meta: meta } : {};
+}
 
 /** The config of the servers measured or measured against. */
 const serverConfig = (o) =>
@@ -157,7 +181,7 @@ async function driveStdioServer(dir, name, o, calls, root) {
       params: {
         name: "echo",
         arguments: { message: "hello" },
-        ...(o.era === "modern" ? { _meta: META } : {}),
+        ...requestMeta(o),
       },
     }),
   );
@@ -248,7 +272,7 @@ async function driveHttpServer(dir, name, o, calls, root) {
     const params = {
       name: "echo",
       arguments: { message: "hello" },
-      ...(o.era === "modern" ? { _meta: META } : {}),
+      ...requestMeta(o),
     };
     for (let i = 0; i < o.warmup + calls; i++) {
       const answer = await client.post({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params }, headers);
@@ -309,6 +333,7 @@ async function driveClient(dir, name, o, calls, root) {
     server = spawn(process.execPath, mcpkitServer("server-http.mjs"), {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "ignore"],
+      env: { ...process.env, MCPKIT_BENCH_MIDDLEWARE: "" },
     });
     target = { transport: "http", url: await announcedUrl(server) };
   } else {
@@ -330,6 +355,7 @@ async function driveClient(dir, name, o, calls, root) {
       name,
       [join(root, "bench", "impl", o.impl, "client.mjs"), config],
       "ignore",
+      o.env,
     );
     const code = await new Promise((done) => child.once("exit", done));
     if (code !== 0) throw new Error(`the client under callgrind exited with ${code}`);
@@ -337,6 +363,21 @@ async function driveClient(dir, name, o, calls, root) {
   } finally {
     if (server) await stopServer(server);
   }
+}
+
+/** Runs the loop of the SDK's floor (bench/lib/span-floor.mjs) for `calls` iterations after the warm-up. */
+async function driveSdkFloor(dir, name, o, calls, root) {
+  const shape = o.side === "sdk-span" ? "span" : "call";
+  const config = JSON.stringify({ shape, warmup: o.warmup, calls });
+  const { child, out } = callgrind(
+    dir,
+    name,
+    [join(root, "bench", "lib", "span-floor.mjs"), config],
+    "ignore",
+  );
+  const code = await new Promise((done) => child.once("exit", done));
+  if (code !== 0) throw new Error(`the SDK's floor under callgrind exited with ${code}`);
+  return out;
 }
 
 /** Instructions per function (JavaScript named through the perf map), and the total. */
@@ -397,8 +438,9 @@ function jitMap(pid) {
 
 /** Instructions per call of one build (`root`), and per function when `--top` asks. */
 async function measure(dir, o, root, tag) {
-  const drive =
-    o.side === "client"
+  const drive = o.side.startsWith("sdk-")
+    ? driveSdkFloor
+    : o.side === "client"
       ? driveClient
       : o.tasks
         ? driveTaskServer
@@ -454,7 +496,7 @@ async function main() {
     const result = await countInstructions({ ...o, root: build.root });
     counted.push(result.perCall);
     process.stdout.write(
-      `${build.label} ${o.era} ${o.transport} ${o.side}: ${Math.round(result.perCall)} instructions per call\n`,
+      `${build.label}${o.middleware ? `+${o.middleware}` : ""} ${o.era} ${o.transport} ${o.side}: ${Math.round(result.perCall)} instructions per call\n`,
     );
     for (const [name, count] of result.rows)
       process.stdout.write(`${String(Math.round(count)).padStart(8)}  ${name}\n`);
