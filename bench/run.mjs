@@ -400,6 +400,7 @@ async function main() {
       process.stderr.write(`bench: ${counted.skipped}\n`);
     }
     runs.push(...counted.runs);
+    variants.push(...counted.variants);
   }
   meta.loadAverageAtEnd = loadavg().map((l) => Math.round(l * 100) / 100);
   meta.distBuiltAtEnd = statSync(join(ROOT, "dist", "server", "index.js")).mtime.toISOString();

@@ -3,7 +3,9 @@
  * (bench/instructions.mjs), server and client side, stdio and Streamable HTTP, for every variant
  * of the run. Counted once, not per repetition: a server's count repeats to about 1%, a client's
  * to about 5%. Its targets compare variants with one another rather than with the floor: the
- * stateless era against the handshake era of the same build.
+ * stateless era against the handshake era of the same build, and a traced call against a plain one.
+ * Beside the run's variants it counts its own (`tracingVariants`): mcpkit traced with mcpkit/otel
+ * in each era, and the OpenTelemetry SDK's floor under a traced call.
  */
 import { countInstructions, hasValgrind } from "../instructions.mjs";
 import { countFeatureCells, evaluateFeatureTargets, hasFeatureCells } from "./feature-cells.mjs";
@@ -30,52 +32,103 @@ export const CELLS = [
 
 export const cellKey = ({ transport, side }) => `${transport}-${side}`;
 
-/** Bounds on ratios between variants, per cell: `of` ÷ `to` ≤ `max`. */
+/**
+ * The variants this suite adds for tracing: each mcpkit variant of this checkout traced with
+ * mcpkit/otel (`+otel`: the SDK's BatchSpanProcessor, every span sampled, both histograms;
+ * bench/lib/middleware.mjs), and the SDK's own cost under one traced call (a span with the
+ * conventions' attributes and a histogram value, bench/lib/span-floor.mjs), counted once and shown
+ * in every cell: what no instrumentation of the SDK can go below.
+ */
+export function tracingVariants(variants) {
+  const plain = variants.filter((v) => v.impl === "mcpkit" && !v.root && !v.middleware);
+  if (plain.length === 0) return [];
+  return [
+    ...plain.map((v) => ({
+      ...v,
+      id: `${v.id}+otel`,
+      label: `${v.label} + mcpkit/otel`,
+      middleware: "otel",
+    })),
+    { id: "otel-sdk", label: "OpenTelemetry SDK alone (a span and a histogram value)", sdkFloor: true },
+  ];
+}
+
+/** The untraced variant of a traced one. */
+const untraced = (variant, all) =>
+  all.find((v) => v.impl === "mcpkit" && !v.root && !v.middleware && v.era === variant.era);
+
+/**
+ * Bounds on ratios between variants, per cell: `of` ÷ `to` ≤ `max`; with `plus`, `of` ÷ (`to` +
+ * `plus`).
+ */
 export const INSTRUCTION_TARGETS = [
   {
     label: "2026-07-28 ÷ 2025-11-25 (stateless era ÷ handshake era)",
-    of: (variant) => variant.impl === "mcpkit" && variant.era === "modern",
+    of: (variant) => variant.impl === "mcpkit" && variant.era === "modern" && !variant.middleware,
     to: (variant, all) =>
-      all.find((v) => v.impl === "mcpkit" && v.era === "legacy" && v.root === variant.root),
+      all.find((v) => v.impl === "mcpkit" && v.era === "legacy" && v.root === variant.root && !v.middleware),
     max: 1.1,
   },
   {
     label: "÷ floor (HTTP server, both eras)",
-    of: (variant) => variant.impl === "mcpkit",
+    of: (variant) => variant.impl === "mcpkit" && !variant.middleware,
     to: (_, all) => all.find((v) => v.floor),
     cells: ["http-server"],
     max: 1.4,
   },
   {
+    label: "mcpkit/otel ÷ plain (tracing on, both eras)",
+    of: (variant) => variant.middleware === "otel",
+    to: untraced,
+    max: 1.3,
+  },
+  {
+    // What of a traced call is mcpkit's: 10% over the plain call plus what the SDK itself costs.
+    label: "mcpkit/otel ÷ (plain + the SDK alone)",
+    of: (variant) => variant.middleware === "otel",
+    to: untraced,
+    plus: (_, all) => all.find((v) => v.sdkFloor),
+    max: 1.1,
+  },
+  {
     // 2%: about what a client's count varies by between two counts of the same build.
     label: "÷ the baseline build (--baseline-ref)",
-    of: (variant) => variant.impl === "mcpkit" && !variant.root,
+    of: (variant) => variant.impl === "mcpkit" && !variant.root && !variant.middleware,
     to: (variant, all) => all.find((v) => v.root && v.impl === "mcpkit" && v.era === variant.era),
     max: 1.02,
   },
 ];
 
 /**
- * Counts every cell for every variant; resolves with runs shaped like the timed scenarios'
- * (`{ scenario: "instructions", variant, ok, metrics }`), or none, with a reason, without valgrind.
+ * Counts every cell for every variant and those `tracingVariants` adds; resolves with runs shaped
+ * like the timed scenarios' (`{ scenario: "instructions", variant, ok, metrics }`) and the added
+ * variants, or no runs, with a reason, without valgrind.
  */
 export async function instructionRuns(variants, { quick, log }) {
   if (!hasValgrind())
-    return { runs: [], skipped: "valgrind is not installed: instruction counts not measured" };
+    return { runs: [], variants: [], skipped: "valgrind is not installed: instruction counts not measured" };
   const counts = COUNTS[quick ? "quick" : "full"];
   const runs = [];
-  for (const variant of variants) {
+  const added = tracingVariants(variants);
+  for (const variant of [...variants, ...added]) {
     const run = { scenario: "instructions", variant: variant.id, rep: 1, position: 1, metrics: {} };
     const t0 = performance.now();
     try {
+      let sdkFloor;
       for (const cell of CELLS) {
-        const { perCall } = await countInstructions({
-          impl: variant.impl,
-          era: variant.era,
-          root: variant.root,
-          ...cell,
-          ...counts[cell.transport],
-        });
+        // The SDK's floor is one loop, whatever the cell.
+        if (variant.sdkFloor)
+          sdkFloor ??= await countInstructions({ impl: "mcpkit", side: "sdk-call", ...counts.stdio });
+        const { perCall } = variant.sdkFloor
+          ? sdkFloor
+          : await countInstructions({
+              impl: variant.impl,
+              era: variant.era,
+              root: variant.root,
+              middleware: variant.middleware,
+              ...cell,
+              ...counts[cell.transport],
+            });
         run.metrics[cellKey(cell)] = perCall;
         log(`[instructions] ${variant.id.padEnd(14)} ${cellKey(cell).padEnd(12)} ${Math.round(perCall)}`);
       }
@@ -96,7 +149,7 @@ export async function instructionRuns(variants, { quick, log }) {
     run.wallMs = performance.now() - t0;
     runs.push(run);
   }
-  return { runs };
+  return { runs, variants: added };
 }
 
 /** Every instruction target for the variants measured: `{ label, variant, cell, value, met }`. */
@@ -106,16 +159,18 @@ export function evaluateInstructionTargets(variants, runs) {
   for (const target of INSTRUCTION_TARGETS) {
     for (const variant of variants.filter(target.of)) {
       const reference = target.to(variant, variants);
+      const added = target.plus?.(variant, variants);
+      if (!reference || (target.plus && !added)) continue;
       const mine = of(variant);
       const theirs = of(reference);
-      if (!reference) continue;
+      const more = added ? of(added) : {};
       for (const cell of CELLS.map(cellKey)) {
         if (target.cells && !target.cells.includes(cell)) continue;
-        const value = mine && theirs ? mine[cell] / theirs[cell] : Number.NaN;
+        const value = mine && theirs && more ? mine[cell] / (theirs[cell] + (more[cell] ?? 0)) : Number.NaN;
         results.push({
           label: target.label,
           variant: variant.id,
-          reference: reference.id,
+          reference: added ? `${reference.id} + ${added.id}` : reference.id,
           cell,
           bound: `≤ ${target.max}×`,
           value: Number.isFinite(value) ? value : null,
