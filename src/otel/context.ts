@@ -25,6 +25,7 @@ class AsyncContextManager implements ContextManager {
     thisArg?: ThisParameterType<F>,
     ...args: A
   ): ReturnType<F> {
+    if (thisArg === undefined) return this.storage.run(ctx, fn, ...args);
     return this.storage.run(ctx, () => fn.call(thisArg, ...args));
   }
 
@@ -47,6 +48,12 @@ class AsyncContextManager implements ContextManager {
 }
 
 let registered = false;
+let own = false;
+
+/** Whether the context manager is mcpkit's own (the application registered none). */
+export function usesOwnContextManager(): boolean {
+  return own;
+}
 
 /**
  * Makes sure a context manager is registered: the API's default keeps no context at all. The
@@ -60,5 +67,5 @@ export function ensureContextManager(): void {
     ROOT_CONTEXT.setValue(probe, true),
     () => context.active().getValue(probe) === true,
   );
-  if (!works) context.setGlobalContextManager(new AsyncContextManager());
+  if (!works) own = context.setGlobalContextManager(new AsyncContextManager());
 }

@@ -9,6 +9,12 @@ import {
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-|$)/;
 
+/** The W3C `traceparent` of a span context; `undefined` for an invalid one. */
+export function traceparentOf(span: SpanContext): string | undefined {
+  if (!isSpanContextValid(span)) return undefined;
+  return `00-${span.traceId}-${span.spanId}-${span.traceFlags & TraceFlags.SAMPLED ? "01" : "00"}`;
+}
+
 /** Puts a context's trace context into a `_meta` object, and reads it back. */
 export interface MetaPropagator {
   inject(ctx: Context, meta: Record<string, unknown>): void;
@@ -22,9 +28,10 @@ export interface MetaPropagator {
 export const metaPropagator: MetaPropagator = {
   inject(ctx: Context, carrier: Record<string, unknown>): void {
     const span = trace.getSpanContext(ctx);
-    if (!span || !isSpanContextValid(span)) return;
-    const flags = (span.traceFlags & TraceFlags.SAMPLED).toString(16).padStart(2, "0");
-    carrier.traceparent = `00-${span.traceId}-${span.spanId}-${flags}`;
+    if (!span) return;
+    const traceparent = traceparentOf(span);
+    if (traceparent === undefined) return;
+    carrier.traceparent = traceparent;
     const state = span.traceState?.serialize();
     if (state) carrier.tracestate = state;
   },

@@ -5,11 +5,11 @@ import {
   networkAttributes,
   recordError,
   recordToolError,
-  requestAttributes,
   resourceUri,
   spanName,
   targetOf,
 } from "./attributes.js";
+import { MetricAttributeSets } from "./metric-attributes.js";
 import { instruments, type OtelOptions } from "./options.js";
 import { metaPropagator } from "./propagation.js";
 
@@ -25,36 +25,44 @@ import { metaPropagator } from "./propagation.js";
  */
 export function otelServer(options: OtelOptions = {}): ServerMiddleware {
   const { tracer, duration, propagate } = instruments("server", options);
-  return async (ctx, next) => {
+  const metricSets = new MetricAttributeSets();
+  return (ctx, next) => {
     const { method, params } = ctx;
-    const meta = ctx.meta;
-    const parent =
-      propagate && meta !== undefined ? metaPropagator.extract(context.active(), meta) : context.active();
+    const meta = params._meta;
+    let parent = context.active();
+    // A request without trace context keeps the active one: no context is made for it.
+    if (propagate && meta !== undefined && meta.traceparent !== undefined)
+      parent = metaPropagator.extract(parent, meta);
     const target = targetOf(method, params);
-    const metricAttributes: Attributes = requestAttributes(method, target);
-    const version = ctx.request?.revision?.version;
-    if (version !== undefined) metricAttributes[ATTR.protocolVersion] = version;
-    Object.assign(metricAttributes, networkAttributes(ctx.session.peer.transport));
-    const attributes: Attributes = { ...metricAttributes };
-    const id = ctx.requestId;
-    if (id !== undefined) attributes[ATTR.requestId] = String(id);
+    const request = ctx.request;
+    const version = request?.revision?.version;
+    const network = networkAttributes(ctx.session.peer.transport);
+    const attributes: Attributes = metricSets.spanAttributes(network, method, target, version);
+    const id = request?.requestId;
+    if (id !== undefined) attributes[ATTR.requestId] = typeof id === "string" ? id : String(id);
     const sessionId = ctx.sessionId;
     if (sessionId !== undefined) attributes[ATTR.sessionId] = sessionId;
     const uri = resourceUri(method, params);
     if (uri !== undefined) attributes[ATTR.resourceUri] = uri;
     const span = tracer.startSpan(spanName(method, target), { kind: SpanKind.SERVER, attributes }, parent);
     const started = performance.now();
-    try {
-      const result = await context.with(trace.setSpan(parent, span), next);
-      const toolError = recordToolError(span, result);
-      if (toolError) metricAttributes[ATTR.errorType] = toolError;
-      return result;
-    } catch (error) {
-      metricAttributes[ATTR.errorType] = recordError(span, error);
-      throw error;
-    } finally {
+    const end = (errorType: string | undefined) => {
       span.end();
-      duration.record((performance.now() - started) / 1000, metricAttributes);
-    }
+      duration.record(
+        (performance.now() - started) / 1000,
+        metricSets.get(network, method, target, version, errorType),
+        parent,
+      );
+    };
+    return context.with(trace.setSpan(parent, span), next).then(
+      (result) => {
+        end(recordToolError(span, result));
+        return result;
+      },
+      (error: unknown) => {
+        end(recordError(span, error));
+        throw error;
+      },
+    );
   };
 }
