@@ -1,6 +1,8 @@
 import {
   type Context,
   createTraceState,
+  INVALID_SPANID,
+  INVALID_TRACEID,
   isSpanContextValid,
   type SpanContext,
   TraceFlags,
@@ -47,7 +49,8 @@ export const metaPropagator: MetaPropagator = {
       traceFlags: Number.parseInt(match[3]!, 16) & TraceFlags.SAMPLED,
       isRemote: true,
     };
-    if (!isSpanContextValid(spanContext)) return ctx;
+    // The expression checked the digits; what is left of the API's validation is the zero ids.
+    if (spanContext.traceId === INVALID_TRACEID || spanContext.spanId === INVALID_SPANID) return ctx;
     if (typeof carrier.tracestate === "string") spanContext.traceState = createTraceState(carrier.tracestate);
     return trace.setSpanContext(ctx, spanContext);
   },
