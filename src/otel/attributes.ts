@@ -38,6 +38,18 @@ export function spanName(method: string, target: string | undefined): string {
   return target === undefined ? method : `${method} ${target}`;
 }
 
+/** The attributes a request's params give (also those its duration is recorded with). */
+export function requestAttributes(method: string, target: string | undefined): Attributes {
+  const attributes: Attributes = { [ATTR.method]: method };
+  if (method === "tools/call") {
+    if (target !== undefined) attributes[ATTR.toolName] = target;
+    attributes[ATTR.operation] = "execute_tool";
+  } else if (method === "prompts/get" && target !== undefined) {
+    attributes[ATTR.promptName] = target;
+  }
+  return attributes;
+}
+
 /** The resource URI, kept off the metric attributes (high cardinality). */
 export function resourceUri(method: string, params: Record<string, unknown> | undefined): string | undefined {
   if (!method.startsWith("resources/")) return undefined;

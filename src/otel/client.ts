@@ -1,26 +1,24 @@
 import { type Attributes, context, SpanKind, trace } from "@opentelemetry/api";
 import type { ClientMiddleware } from "../client/middleware.js";
+import type { Meta } from "../protocol/types/base.js";
 import {
   ATTR,
   networkAttributes,
   recordError,
   recordToolError,
+  requestAttributes,
   resourceUri,
   spanName,
   targetOf,
 } from "./attributes.js";
-import { usesOwnContextManager } from "./context.js";
-import { MetricAttributeSets } from "./metric-attributes.js";
 import { instruments, type OtelOptions } from "./options.js";
-import { traceparentOf } from "./propagation.js";
+import { metaPropagator } from "./propagation.js";
 
 /**
  * A client middleware that traces every request the client sends: a `CLIENT` span named
  * `{method} {tool or prompt}` with the MCP semantic conventions' attributes, a child of the active
  * span, whose trace context travels in `params._meta` to the server; and the
- * `mcp.client.operation.duration` histogram. Where the application registered its own context
- * manager (the Node SDK's), the span is active while the request is sent, for the instrumentations
- * of what sends it.
+ * `mcp.client.operation.duration` histogram.
  *
  * @example
  * import { otelClient } from "mcpkit/otel";
@@ -28,48 +26,37 @@ import { traceparentOf } from "./propagation.js";
  */
 export function otelClient(options: OtelOptions = {}): ClientMiddleware {
   const { tracer, duration, propagate } = instruments("client", options);
-  const metricSets = new MetricAttributeSets();
-  return (ctx, next) => {
+  return async (ctx, next) => {
     const { method, params } = ctx;
     const target = targetOf(method, params);
-    const version = ctx.protocolVersion;
-    const network = networkAttributes(ctx.transport);
-    const attributes: Attributes = metricSets.spanAttributes(network, method, target, version);
+    const metricAttributes: Attributes = requestAttributes(method, target);
+    metricAttributes[ATTR.protocolVersion] = ctx.protocolVersion;
+    Object.assign(metricAttributes, networkAttributes(ctx.transport));
+    const attributes: Attributes = { ...metricAttributes };
     const sessionId = ctx.sessionId;
     if (sessionId !== undefined) attributes[ATTR.sessionId] = sessionId;
     const uri = resourceUri(method, params);
     if (uri !== undefined) attributes[ATTR.resourceUri] = uri;
     const parent = context.active();
     const span = tracer.startSpan(spanName(method, target), { kind: SpanKind.CLIENT, attributes }, parent);
+    const active = trace.setSpan(parent, span);
     if (propagate) {
-      const spanContext = span.spanContext();
-      const traceparent = traceparentOf(spanContext);
-      if (traceparent !== undefined) {
-        const tracestate = spanContext.traceState?.serialize();
-        ctx.setMeta(tracestate ? { traceparent, tracestate } : { traceparent });
-      }
+      const carrier: Meta = {};
+      metaPropagator.inject(active, carrier);
+      if (carrier.traceparent !== undefined) ctx.setMeta(carrier);
     }
     const started = performance.now();
-    const end = (errorType: string | undefined) => {
+    try {
+      const result = await context.with(active, next);
+      const toolError = recordToolError(span, result);
+      if (toolError) metricAttributes[ATTR.errorType] = toolError;
+      return result;
+    } catch (error) {
+      metricAttributes[ATTR.errorType] = recordError(span, error);
+      throw error;
+    } finally {
       span.end();
-      duration.record(
-        (performance.now() - started) / 1000,
-        metricSets.get(network, method, target, version, errorType),
-        parent,
-      );
-    };
-    // Nothing of mcpkit reads the client span while the request is sent (it travels in _meta):
-    // only the application's own instrumentations might.
-    const sent = usesOwnContextManager() ? next() : context.with(trace.setSpan(parent, span), next);
-    return sent.then(
-      (result) => {
-        end(recordToolError(span, result));
-        return result;
-      },
-      (error: unknown) => {
-        end(recordError(span, error));
-        throw error;
-      },
-    );
+      duration.record((performance.now() - started) / 1000, metricAttributes);
+    }
   };
 }

@@ -48,12 +48,6 @@ class AsyncContextManager implements ContextManager {
 }
 
 let registered = false;
-let own = false;
-
-/** Whether the context manager is mcpkit's own (the application registered none). */
-export function usesOwnContextManager(): boolean {
-  return own;
-}
 
 /**
  * Makes sure a context manager is registered: the API's default keeps no context at all. The
@@ -67,5 +61,5 @@ export function ensureContextManager(): void {
     ROOT_CONTEXT.setValue(probe, true),
     () => context.active().getValue(probe) === true,
   );
-  if (!works) own = context.setGlobalContextManager(new AsyncContextManager());
+  if (!works) context.setGlobalContextManager(new AsyncContextManager());
 }
