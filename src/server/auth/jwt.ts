@@ -1,7 +1,6 @@
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify, type RemoteJWKSet } from "jose";
 import { AuthError, AuthUnavailableError } from "./errors.js";
 import { audienceMatches, trustedUrl } from "./urls.js";
-import { VerifiedTokens } from "./verified-tokens.js";
 
 /** How JWT access tokens (RFC 9068) are checked. */
 export interface JwtOptions {
@@ -42,7 +41,6 @@ export const DEFAULT_JWT_ALGORITHMS = [
 export class JwtVerifier {
   private keys: RemoteJWKSet | undefined;
   private readonly algorithms: string[];
-  private readonly verified: VerifiedTokens | undefined;
 
   constructor(
     private readonly issuer: string,
@@ -55,15 +53,10 @@ export class JwtVerifier {
     const weak = this.algorithms.filter((alg) => alg === "none" || alg.startsWith("HS"));
     if (weak.length > 0) throw new TypeError(`JWT access tokens cannot be accepted with ${weak.join(", ")}`);
     if (options.jwksUri !== undefined) trustedUrl(options.jwksUri, "The JWKS URI");
-    const { cache } = options;
-    if (cache !== false)
-      this.verified = new VerifiedTokens(cache?.maxTokens ?? 1000, cache?.maxAge ?? 300, leeway);
   }
 
   /** The token's claims, or an `invalid_token` error saying what is wrong with it. */
   async verify(token: string, scheme: "Bearer" | "DPoP"): Promise<JWTPayload> {
-    const known = this.verified?.get(token);
-    if (known !== undefined) return known;
     const keys = this.keys ?? (await this.loadKeys());
     let payload: JWTPayload;
     try {
@@ -80,7 +73,6 @@ export class JwtVerifier {
     if (!audienceMatches(payload.aud, this.resource())) {
       throw new AuthError("invalid_token", `the token is not meant for ${this.resource()} (aud)`, scheme);
     }
-    this.verified?.add(token, payload);
     return payload;
   }
 

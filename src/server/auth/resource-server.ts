@@ -12,6 +12,15 @@ import { type IntrospectionOptions, Introspector } from "./introspection.js";
 import { type JwtOptions, JwtVerifier } from "./jwt.js";
 import { MetadataRoutes, type ProtectedResourceMetadata } from "./metadata.js";
 import { canonicalResource, metadataUrl, trustedUrl } from "./urls.js";
+import { VerifiedTokens } from "./verified-tokens.js";
+
+/** A token verified before, as it was presented. */
+interface KnownToken {
+  readonly header: string;
+  readonly auth: AuthInfo;
+  readonly scheme: "Bearer" | "DPoP";
+  readonly token: string;
+}
 
 /** How a server checks the access tokens it is called with (the MCP spec's authorization, RFC 9728). */
 export interface ProtectedResourceOptions {
@@ -72,6 +81,8 @@ export class ResourceServer implements HttpAuthHooks {
   private readonly jwt: JwtVerifier | undefined;
   private readonly introspector: Introspector | undefined;
   private readonly dpop: DpopVerifier;
+  /** JWTs verified before, by the `Authorization` header that presented them. */
+  private readonly verified: VerifiedTokens<KnownToken> | undefined;
   private asMetadata: Promise<AuthorizationServerMetadata> | undefined;
 
   constructor(
@@ -93,6 +104,9 @@ export class ResourceServer implements HttpAuthHooks {
         if (uri === undefined) throw new AuthUnavailableError(`${options.issuer} publishes no jwks_uri`);
         return uri;
       });
+      const cache = options.jwt?.cache;
+      if (cache !== false)
+        this.verified = new VerifiedTokens(cache?.maxTokens ?? 1000, cache?.maxAge ?? 300, this.leeway);
     }
     if (options.introspection) {
       this.introspector = new Introspector(
@@ -144,25 +158,28 @@ export class ResourceServer implements HttpAuthHooks {
 
   /** The verified caller of a request, or the refusal to answer it with. */
   async authenticate(exchange: HttpExchange): Promise<AuthInfo | HttpRefusal> {
-    const context = this.challengeContext();
     try {
-      const presented = presentedToken(exchange);
-      if (typeof presented === "string") return unauthorized(context, presented);
-      const auth = await this.verify(presented, exchange);
+      let known = await this.known(exchange);
+      if (known === undefined) {
+        const presented = presentedToken(exchange);
+        if (typeof presented === "string") return unauthorized(this.challengeContext(), presented);
+        known = await this.verify(presented, exchange);
+      }
+      const { auth } = known;
       const missing = this.scopes.filter((scope) => !auth.scopes.includes(scope));
       if (missing.length > 0) {
         const error = new AuthError(
           "insufficient_scope",
           `the token lacks scope ${missing.join(" ")}`,
-          presented.scheme,
+          known.scheme,
         );
-        return refusal(context, error);
+        return refusal(this.challengeContext(), error);
       }
       return auth;
     } catch (error) {
       if (error instanceof AuthError)
         return refusal(
-          context,
+          this.challengeContext(),
           error,
           undefined,
           error.code === "use_dpop_nonce" ? this.dpop.nonce() : undefined,
@@ -193,7 +210,19 @@ export class ResourceServer implements HttpAuthHooks {
     return refusal(this.challengeContext(), error, [...new Set([...this.scopes, ...needed])]);
   }
 
-  private async verify(presented: PresentedToken, exchange: HttpExchange): Promise<AuthInfo> {
+  /** A JWT verified before, presented again in the same header; a DPoP proof is still checked each time. */
+  private async known(exchange: HttpExchange): Promise<KnownToken | undefined> {
+    const header = this.verified && exchange.header("authorization");
+    const known = header ? this.verified!.get(tokenKey(header)) : undefined;
+    // A token in the URI as well is refused by the full check.
+    if (known === undefined || known.header !== header || exchange.url.includes("access_token="))
+      return undefined;
+    const { auth, scheme, token } = known;
+    await this.checkBinding(auth, { scheme, token, proof: exchange.header("dpop") }, exchange);
+    return known;
+  }
+
+  private async verify(presented: PresentedToken, exchange: HttpExchange): Promise<KnownToken> {
     const { scheme, token } = presented;
     const introspect =
       this.introspector && (!this.jwt || this.options.introspection?.always || !looksLikeJwt(token));
@@ -203,7 +232,10 @@ export class ResourceServer implements HttpAuthHooks {
     else throw new AuthError("invalid_token", "the token is not a JWT", scheme);
     const auth = authInfoOf(claims, this.options.issuer, token, scheme);
     await this.checkBinding(auth, presented, exchange);
-    return auth;
+    const header = exchange.header("authorization")!;
+    const known = { header, auth, scheme, token };
+    if (!introspect) this.verified?.add(tokenKey(header), known, auth.expiresAt);
+    return known;
   }
 
   /** A DPoP-bound token comes with the DPoP scheme and a proof; a bearer token only where allowed. */
@@ -267,3 +299,9 @@ function checkedScopes(scopes: readonly string[], option: string): readonly stri
   }
   return scopes;
 }
+
+/**
+ * A header's key in the cache: the tail of its signature, so a lookup hashes 64 characters, not
+ * the whole token; the entry's full header is compared before it is used.
+ */
+const tokenKey = (header: string) => header.slice(-64);

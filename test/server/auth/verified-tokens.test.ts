@@ -13,26 +13,26 @@ describe("VerifiedTokens", () => {
   const exp = at / 1000 + 60;
 
   it("keeps a token until it expires, with the leeway, and no longer", () => {
-    const tokens = new VerifiedTokens(10, 3600, 5);
-    tokens.add("t", { exp }, at);
-    expect(tokens.get("t", at + 64_999)).toEqual({ exp });
+    const tokens = new VerifiedTokens<string>(10, 3600, 5);
+    tokens.add("t", "claims", exp, at);
+    expect(tokens.get("t", at + 64_999)).toBe("claims");
     expect(tokens.get("t", at + 65_000)).toBeUndefined();
     expect(tokens.size).toBe(0);
   });
 
   it("keeps a token for maxAge at most, and not at all without exp or once expired", () => {
-    const tokens = new VerifiedTokens(10, 10, 0);
-    tokens.add("t", { exp }, at);
+    const tokens = new VerifiedTokens<string>(10, 10, 0);
+    tokens.add("t", "claims", exp, at);
     expect(tokens.get("t", at + 9_999)).toBeDefined();
     expect(tokens.get("t", at + 10_000)).toBeUndefined();
-    tokens.add("no-exp", {}, at);
-    tokens.add("gone", { exp: at / 1000 - 1 }, at);
+    tokens.add("no-exp", "claims", undefined, at);
+    tokens.add("gone", "claims", at / 1000 - 1, at);
     expect(tokens.size).toBe(0);
   });
 
   it("holds at most maxTokens, dropping the oldest", () => {
-    const tokens = new VerifiedTokens(3, 3600, 0);
-    for (const name of ["a", "b", "c", "d"]) tokens.add(name, { exp }, at);
+    const tokens = new VerifiedTokens<string>(3, 3600, 0);
+    for (const name of ["a", "b", "c", "d"]) tokens.add(name, name, exp, at);
     expect(tokens.size).toBe(3);
     expect(tokens.get("a", at)).toBeUndefined();
     expect(tokens.get("d", at)).toBeDefined();
@@ -56,8 +56,8 @@ describe("a protected server with the cache", () => {
   });
 
   const now = () => Math.floor(Date.now() / 1000);
-  const call = (token: string) =>
-    fetch(handle.url, {
+  const call = (token: string, query = "") =>
+    fetch(handle.url + query, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -96,6 +96,8 @@ describe("a protected server with the cache", () => {
     });
     expect((await call(token)).status).toBe(200);
     expect((await call(token)).status).toBe(200);
+    // Known or not, a token also sent in the URI is refused.
+    expect((await call(token, "?access_token=x")).status).toBe(400);
     while (Date.now() < exp * 1000 + 100) await new Promise((resolve) => setTimeout(resolve, 100));
     const refused = await call(token);
     expect(refused.status).toBe(401);
