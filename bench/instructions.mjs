@@ -147,16 +147,23 @@ async function driveStdioServer(dir, name, o, calls, root) {
     o.env,
   );
   let waiting;
+  let gone;
   child.stdout.on("data", (chunk) => {
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) {
-      const resolveAnswer = waiting;
+      const answered = waiting?.answered;
       waiting = undefined;
-      resolveAnswer?.();
+      answered?.();
     }
   });
+  // A server that dies would otherwise leave the next answer pending and the run ending silently.
+  child.once("exit", (code, signal) => {
+    gone = new Error(`${name}: the server exited (${signal ?? code}) before its last answer`);
+    waiting?.failed(gone);
+  });
   const ask = (text) =>
-    new Promise((answered) => {
-      waiting = answered;
+    new Promise((answered, failed) => {
+      if (gone) return failed(gone);
+      waiting = { answered, failed };
       child.stdin.write(text);
     });
   const line = (message) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;

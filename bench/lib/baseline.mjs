@@ -48,13 +48,15 @@ export function baselineBuild(repoRoot, ref, log = (line) => process.stderr.writ
     });
     if (archive.status !== 0) throw new Error(`git archive ${commit} failed: ${archive.stderr}`);
     run("tar", ["-x", "-C", root], { input: archive.stdout });
-    symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
+    linkModules(repoRoot, root);
     const tsc = join(repoRoot, "node_modules", ".bin", "tsc");
     run(tsc, ["-p", "tsconfig.build.json"], { cwd: root });
     if (existsSync(join(root, "scripts", "bundle.mjs")))
       run(process.execPath, [join("scripts", "bundle.mjs")], { cwd: root });
     writeFileSync(done, `${commit}\n`);
   }
+  // A kept build may link the node_modules of a checkout since removed.
+  linkModules(repoRoot, root);
   // The scripts measured are always this checkout's, so only dist/ differs.
   rmSync(join(root, "bench"), { recursive: true, force: true });
   cpSync(join(repoRoot, "bench"), join(root, "bench"), {
@@ -62,4 +64,10 @@ export function baselineBuild(repoRoot, ref, log = (line) => process.stderr.writ
     filter: (source) => !resolve(source).startsWith(resolve(repoRoot, "bench", "results")),
   });
   return { root, commit, label: `mcpkit@${ref}` };
+}
+
+/** Gives the build this checkout's node_modules. */
+function linkModules(repoRoot, root) {
+  rmSync(join(root, "node_modules"), { force: true });
+  symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
 }
