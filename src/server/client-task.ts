@@ -1,6 +1,6 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { RequestOptions } from "../protocol/engine/outgoing.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
+import { pause } from "../util/pause.js";
 
 /** How a handler asks the client to run its request as a task (2025-11-25 client-side tasks). */
 export interface ClientTaskRequest {
@@ -83,19 +83,4 @@ export async function askAsTask<T>(
     }
     throw error;
   }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason ?? new McpError(ErrorCode.InternalError, "Aborted"));
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", stop, { once: true });
-  });
 }

@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { Era } from "../../protocol/revisions/revision.js";
 import type { AuthInfo } from "../../protocol/transport.js";
 import type { RequestContext, ServerSession, ToolTaskOptions } from "../../server/index.js";
+import { pause } from "../../util/pause.js";
 import { TaskContext } from "./context.js";
 import { Running } from "./running.js";
 import type { TaskStore } from "./store.js";
@@ -207,20 +208,4 @@ export class TaskRuntime {
   close(): void {
     for (const running of this.running.values()) running.abort("The server closed");
   }
-}
-
-/** Waits `ms`, or until `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", stop, { once: true });
-  });
 }

@@ -1,21 +1,6 @@
 import { McpError } from "../../server/index.js";
 import type { McpServer } from "../../server/server.js";
-
-/** Waits `ms`, or rejects as soon as `signal` aborts (a cancelled task stops sleeping). */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", stop, { once: true });
-  });
-}
+import { pause } from "../../util/pause.js";
 
 const CONFIRM = {
   type: "object" as const,
@@ -54,7 +39,7 @@ export function registerTaskTools(server: McpServer): void {
       async ({ seconds = 1, label = "" }, ctx) => {
         const total = Math.max(0, Math.min(Number(seconds) || 0, 600));
         for (let done = 0; done < total; done++) {
-          await sleep(1000, ctx.signal);
+          await pause(1000, ctx.signal);
           ctx.progress(done + 1, total, label || undefined);
         }
         return `Computed ${label || "result"} in ${total} s`;
@@ -64,7 +49,7 @@ export function registerTaskTools(server: McpServer): void {
       "failing_job",
       { description: "Ends with a tool error after about a second; only as a task", task: "required" },
       async (_args, ctx) => {
-        await sleep(1000, ctx.signal);
+        await pause(1000, ctx.signal);
         throw new Error("failing_job failed, as it always does");
       },
     )
@@ -72,7 +57,7 @@ export function registerTaskTools(server: McpServer): void {
       "protocol_error_job",
       { description: "Fails with a JSON-RPC error, as a task", task: "optional" },
       async (_args, ctx) => {
-        await sleep(100, ctx.signal);
+        await pause(100, ctx.signal);
         throw new McpError(-32603, "protocol_error_job hit an internal error");
       },
     )
@@ -113,7 +98,7 @@ export function registerTaskTools(server: McpServer): void {
         );
         const name = answer.action === "accept" ? String(answer.content?.name ?? "") : answer.action;
         await ctx.startTask?.();
-        await sleep(200, ctx.signal);
+        await pause(200, ctx.signal);
         return `Hello, ${name}!`;
       },
     );
