@@ -1,10 +1,10 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { adaptContent, adaptTool } from "../protocol/revisions/adapt.js";
-import { carriesStructuredOutput, type Revision } from "../protocol/revisions/revision.js";
+import { adaptTool } from "../protocol/revisions/adapt.js";
+import type { Revision } from "../protocol/revisions/revision.js";
 import { exportJsonSchema, intern } from "../protocol/schema/json-schema.js";
 import { type InferOutput, isStandardSchema, type StandardSchemaV1 } from "../protocol/schema/standard.js";
 import { type Validate, validatorOf } from "../protocol/schema/validate.js";
-import type { SchemaLike, Validation } from "../protocol/schema/validator.js";
+import type { SchemaLike } from "../protocol/schema/validator.js";
 import { deferrableZod, exportZod, type ZodSchema } from "../protocol/schema/zod-export.js";
 import type { Icon, Meta } from "../protocol/types/base.js";
 import type {
@@ -18,7 +18,8 @@ import { type ParamHeader, paramHeadersOf } from "../transports/http/shared/para
 import type { RequestContext } from "./context.js";
 import { Paginator } from "./paginate.js";
 import { type Scopes, scopesOption, type Visible } from "./scopes.js";
-import { type ToolReturn, toCallToolResult, toolError } from "./tool-result.js";
+import type { ToolReturn } from "./tool-result.js";
+import { isPromiseLike, runTool } from "./tool-run.js";
 
 /** The arguments type a tool's input schema describes. */
 export type ToolArgs<S> = S extends StandardSchemaV1 ? InferOutput<S> : Record<string, any>;
@@ -326,78 +327,7 @@ export class ToolRegistry {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     const checked = tool.input(params.arguments ?? {});
     return isPromiseLike(checked)
-      ? Promise.resolve(checked).then((valid) => run(tool, valid, ctx))
-      : run(tool, checked, ctx);
-  }
-}
-
-function run(
-  tool: RegisteredTool,
-  checked: Validation,
-  ctx: RequestContext,
-): CallToolResult | Promise<CallToolResult> {
-  if (!checked.ok) return toolError(`Invalid arguments for tool ${tool.name}: ${checked.message}`);
-  let returned: ToolReturn | PromiseLike<ToolReturn>;
-  try {
-    returned = tool.handler(checked.value, ctx);
-  } catch (error) {
-    return failed(error);
-  }
-  return isPromiseLike(returned)
-    ? Promise.resolve(returned).then((value) => finish(tool, value, ctx), failed)
-    : finish(tool, returned, ctx);
-}
-
-/** A handler's exception is a tool error for the model to see; an McpError is a protocol error. */
-function failed(error: unknown): CallToolResult {
-  if (error instanceof McpError) throw error;
-  return toolError(error instanceof Error ? error.message : String(error));
-}
-
-function finish(
-  tool: RegisteredTool,
-  returned: ToolReturn,
-  ctx: RequestContext,
-): CallToolResult | Promise<CallToolResult> {
-  const output = tool.output;
-  const result = toCallToolResult(returned, tool.outputKind);
-  if (!output || result.isError) return forRevision(result, ctx.revision);
-  return checkStructured(tool.name, output, result).then(() => forRevision(result, ctx.revision));
-}
-
-function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
-}
-
-/** The result as the request's revision can carry it. */
-function forRevision(result: CallToolResult, revision: Revision | undefined): CallToolResult {
-  if (!revision) return result;
-  const content = adaptContent(result.content, revision);
-  const structured = result.structuredContent;
-  const fits =
-    structured === undefined ||
-    carriesStructuredOutput(
-      revision,
-      typeof structured === "object" && structured !== null && !Array.isArray(structured),
-    );
-  if (fits) return content === result.content ? result : { ...result, content };
-  // Left out where the revision cannot carry it; the text content still says it.
-  const { structuredContent: _dropped, ...rest } = result;
-  return { ...rest, content };
-}
-
-async function checkStructured(name: string, output: Validate, result: CallToolResult): Promise<void> {
-  if (result.structuredContent === undefined) {
-    throw new McpError(
-      ErrorCode.InternalError,
-      `Tool ${name} declares an output schema but returned no structured content`,
-    );
-  }
-  const checked = await output(result.structuredContent);
-  if (!checked.ok) {
-    throw new McpError(
-      ErrorCode.InternalError,
-      `Tool ${name} returned structured content that does not match its output schema: ${checked.message}`,
-    );
+      ? Promise.resolve(checked).then((valid) => runTool(tool, valid, ctx))
+      : runTool(tool, checked, ctx);
   }
 }
