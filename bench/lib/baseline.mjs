@@ -6,10 +6,21 @@
  * there (`tsc -p tsconfig.build.json`, then `scripts/bundle.mjs` where the ref has it). The current
  * bench/ is copied over the ref's, so both builds run the very same bench scripts and only `dist/`
  * differs: `mcpkit/server` in a script under that directory resolves to that directory's package.
- * A build is kept, keyed by the commit, and reused by later runs.
+ * A build is kept, keyed by the commit, and reused by later runs. Each run gets its own directory
+ * beside it (links to the build's `dist/` and `package.json`, its own copy of bench/, removed when
+ * the run exits), so two runs of one ref never rewrite each other's scripts mid-measurement.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -57,17 +68,33 @@ export function baselineBuild(repoRoot, ref, log = (line) => process.stderr.writ
   }
   // A kept build may link the node_modules of a checkout since removed.
   linkModules(repoRoot, root);
-  // The scripts measured are always this checkout's, so only dist/ differs.
-  rmSync(join(root, "bench"), { recursive: true, force: true });
-  cpSync(join(repoRoot, "bench"), join(root, "bench"), {
+  return { root: runDirectory(repoRoot, root), commit, label: `mcpkit@${ref}` };
+}
+
+/**
+ * This run's view of the build: its `dist/` and `package.json` linked (so the package resolves to
+ * the build, whose own node_modules link serves `dist/`'s imports), and this checkout's bench/,
+ * copied, since the scripts measured are always this checkout's and only dist/ differs.
+ */
+function runDirectory(repoRoot, root) {
+  const run = mkdtempSync(`${root}-run-`);
+  process.on("exit", () => rmSync(run, { recursive: true, force: true }));
+  for (const name of ["dist", "package.json"]) symlinkSync(join(root, name), join(run, name));
+  symlinkSync(join(repoRoot, "node_modules"), join(run, "node_modules"), "dir");
+  cpSync(join(repoRoot, "bench"), join(run, "bench"), {
     recursive: true,
     filter: (source) => !resolve(source).startsWith(resolve(repoRoot, "bench", "results")),
   });
-  return { root, commit, label: `mcpkit@${ref}` };
+  return run;
 }
 
-/** Gives the build this checkout's node_modules. */
+/** Gives the build this checkout's node_modules, unless it already has them. */
 function linkModules(repoRoot, root) {
-  rmSync(join(root, "node_modules"), { force: true });
-  symlinkSync(join(repoRoot, "node_modules"), join(root, "node_modules"), "dir");
+  const target = join(repoRoot, "node_modules");
+  const link = join(root, "node_modules");
+  try {
+    if (readlinkSync(link) === target) return;
+  } catch {}
+  rmSync(link, { force: true });
+  symlinkSync(target, link, "dir");
 }
