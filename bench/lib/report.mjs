@@ -330,10 +330,13 @@ function metricTarget(metric, variants = []) {
 export function writeReports(prefix, run) {
   const summary = summarizeRuns(run.scenarios, run.variants, run.runs);
   const targets = evaluateTargets(run.scenarios, run.variants, summary);
-  const instructionTargets = evaluateInstructionTargets(
-    run.variants,
-    run.runs.filter((r) => r.scenario === "instructions"),
-  );
+  // Without the instructions scenario there is nothing to check them against.
+  const instructionTargets = run.instructions
+    ? evaluateInstructionTargets(
+        run.variants,
+        run.runs.filter((r) => r.scenario === "instructions"),
+      )
+    : [];
   const json = {
     meta: run.meta,
     scenarios: run.scenarios,
