@@ -61,19 +61,18 @@ const networks = new WeakMap<Transport, Attributes>();
 
 /**
  * `network.transport` (and `network.protocol.name`, `server.address`/`server.port` towards an HTTP
- * server) of a transport, by its kind: `pipe` for stdio, `tcp` for HTTP. Computed once per transport.
+ * server) of a transport, from what it declares (`Transport.network`). Computed once per transport.
  */
 export function networkAttributes(transport: Transport): Attributes {
   let known = networks.get(transport);
   if (known) return known;
   known = {};
-  const kind = transport.constructor.name;
-  if (kind.startsWith("Stdio")) known[ATTR.networkTransport] = "pipe";
-  else if (/Http|Sse|Stateless/.test(kind)) {
-    known[ATTR.networkTransport] = "tcp";
-    known[ATTR.protocolName] = "http";
-    const url = (transport as { url?: unknown }).url;
-    if (url instanceof URL) {
+  const network = transport.network;
+  if (network) {
+    known[ATTR.networkTransport] = network.transport;
+    if (network.transport === "tcp") known[ATTR.protocolName] = "http";
+    const url = network.url;
+    if (url) {
       known[ATTR.serverAddress] = url.hostname;
       known[ATTR.serverPort] = Number(url.port || (url.protocol === "https:" ? 443 : 80));
     }

@@ -83,6 +83,8 @@ export interface Transport {
 
   // What some transports can do beyond that, declared here and present where they can.
 
+  /** How it reaches its peer, for telemetry; unset for an in-memory transport. */
+  readonly network?: TransportNetwork;
   /** The eras this transport carries; unset, both (the legacy HTTP+SSE transport: only `legacy`). */
   readonly eras?: readonly Era[];
   /** The session the server gave this connection (Streamable HTTP), once it gave one. */
@@ -107,6 +109,19 @@ export interface Transport {
    */
   readonly sharedSession?: SharedSessionState;
 }
+
+/** How a transport reaches its peer (OpenTelemetry's `network.transport`, `server.address`). */
+export interface TransportNetwork {
+  /** `pipe` for stdio, `tcp` for HTTP. */
+  readonly transport: "pipe" | "tcp";
+  /** The server's URL, on a client's HTTP transport. */
+  readonly url?: URL;
+}
+
+/** Said by the stdio transports. */
+export const PIPE_NETWORK: TransportNetwork = Object.freeze({ transport: "pipe" });
+/** Said by the server side of the HTTP transports. */
+export const TCP_NETWORK: TransportNetwork = Object.freeze({ transport: "tcp" });
 
 /**
  * What a server keeps of a session for the other replicas serving it: set by the server, read

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { isRequest, type JSONRPCMessage } from "../../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../../protocol/transport.js";
+import type { Transport, TransportHandlers, TransportNetwork } from "../../protocol/transport.js";
 import { httpStatusError, transportError } from "../http/shared/client-errors.js";
 import { NodeHttpClient } from "../http/shared/node-request.js";
 import {
@@ -33,6 +33,7 @@ export interface SseClientOptions {
  * the connection is closed: the server ties its session to that stream.
  */
 export class SseClientTransport implements Transport {
+  readonly network: TransportNetwork;
   /** The HTTP+SSE transport exists only in the handshake era: a client probes no stateless server on it. */
   readonly eras = ["legacy"] as const;
   readonly url: URL;
@@ -47,6 +48,7 @@ export class SseClientTransport implements Transport {
 
   constructor(private readonly options: SseClientOptions) {
     this.url = new URL(options.url);
+    this.network = { transport: "tcp", url: this.url };
     this.http = options.fetch ? new FetchHttpClient(options.fetch) : new NodeHttpClient();
   }
 

@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { type JSONRPCMessage, messageProblem } from "../../jsonrpc/messages.js";
-import { type AuthInfo, CHECKED, type Transport, type TransportHandlers } from "../../protocol/transport.js";
+import {
+  type AuthInfo,
+  CHECKED,
+  TCP_NETWORK,
+  type Transport,
+  type TransportHandlers,
+} from "../../protocol/transport.js";
 import { type HttpAuthHooks, isRefusal, principalOf } from "../http/shared/authenticate.js";
 import {
   BodyTimeoutError,
@@ -32,6 +38,7 @@ export interface LegacySseOptions extends OriginPolicy {
 
 /** One legacy session: messages arrive by POST, everything goes back on its GET stream. */
 class LegacySseTransport implements Transport {
+  readonly network = TCP_NETWORK;
   private handlers: TransportHandlers | undefined;
   private closed = false;
   private keepAlive: NodeJS.Timeout | undefined;

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { type FramingError, NdjsonDecoder, serializeMessage } from "../../jsonrpc/framing.js";
 import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../../protocol/transport.js";
+import { PIPE_NETWORK, type Transport, type TransportHandlers } from "../../protocol/transport.js";
 import { childEnvironment } from "./child-env.js";
 import { groupAlive, signalGroup } from "./process-group.js";
 import { trackGroup, untrackGroup } from "./reaper.js";
@@ -46,6 +46,7 @@ export const DEFAULT_MAX_NOISE_LINES = 1000;
  * newline-delimited JSON over its stdin/stdout. Closing ends the whole group.
  */
 export class StdioClientTransport implements Transport {
+  readonly network = PIPE_NETWORK;
   private child: ChildProcess | undefined;
   private handlers: TransportHandlers | undefined;
   private readonly stderr: StderrTail;

@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { NdjsonDecoder, serializeMessage } from "../../jsonrpc/framing.js";
 import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../../protocol/transport.js";
+import { PIPE_NETWORK, type Transport, type TransportHandlers } from "../../protocol/transport.js";
 import { MESSAGES_PER_TURN, WriteBatcher } from "./write-batcher.js";
 
 export interface StdioServerTransportOptions {
@@ -19,6 +19,7 @@ export interface StdioServerTransportOptions {
  * prints there (`console.log` included) goes to stderr instead, so stdout carries only JSON-RPC.
  */
 export class StdioServerTransport implements Transport {
+  readonly network = PIPE_NETWORK;
   private readonly input: Readable;
   private readonly output: Writable;
   private writer: WriteBatcher | undefined;

@@ -2,7 +2,7 @@ import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
 import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import { MessageParser } from "../../../jsonrpc/message-parser.js";
 import { isRequest, type JSONRPCMessage, type RequestId } from "../../../jsonrpc/messages.js";
-import type { Transport, TransportHandlers } from "../../../protocol/transport.js";
+import type { Transport, TransportHandlers, TransportNetwork } from "../../../protocol/transport.js";
 import { authorizedRequest, type HttpAuthorizer } from "../shared/authorizer.js";
 import { httpStatusError, transportError } from "../shared/client-errors.js";
 import { NodeHttpClient } from "../shared/node-request.js";
@@ -46,6 +46,7 @@ export interface StreamableHttpClientOptions {
  * initialize again and retry.
  */
 export class StreamableHttpClientTransport implements Transport {
+  readonly network: TransportNetwork;
   readonly url: URL;
   /** The URL without its query, for error messages. */
   private readonly endpoint: string;
@@ -70,6 +71,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   constructor(private readonly options: StreamableHttpClientOptions) {
     this.url = new URL(options.url);
+    this.network = { transport: "tcp", url: this.url };
     this.endpoint = `${this.url.origin}${this.url.pathname}`;
     this.http = options.fetch ? new FetchHttpClient(options.fetch) : new NodeHttpClient();
     const reconnect = options.reconnect ?? {};

@@ -5,6 +5,7 @@ import {
   type AuthInfo,
   CHECKED,
   type SharedSessionState,
+  TCP_NETWORK,
   type Transport,
   type TransportHandlers,
 } from "../../../protocol/transport.js";
@@ -30,6 +31,7 @@ interface PendingPost {
  * on the POST of its request (as JSON or an SSE stream), everything else on the GET stream.
  */
 export class HttpSessionTransport implements Transport {
+  readonly network = TCP_NETWORK;
   private handlers: TransportHandlers | undefined;
   private readonly byRequest = new Map<RequestId, PendingPost>();
   private standalone: Stream | undefined;

@@ -5,6 +5,7 @@ import { META } from "../../../protocol/eras/request-meta.js";
 import {
   CHECKED,
   type CheckedMessage,
+  TCP_NETWORK,
   type Transport,
   type TransportHandlers,
 } from "../../../protocol/transport.js";
@@ -46,6 +47,7 @@ const closedBody = JSON.stringify({
  * client that hangs up has cancelled its request. (A server's message trace shows the inner ids.)
  */
 export class StatelessTransport implements Transport {
+  readonly network = TCP_NETWORK;
   private handlers: TransportHandlers | undefined;
   private readonly pending = new Map<number, Pending>();
   private lastId = 0;
