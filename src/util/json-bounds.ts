@@ -14,23 +14,32 @@ export interface JsonBounds {
 /** The bounds of a JSON Schema from a peer: far beyond what a real tool's schema needs. */
 export const SCHEMA_BOUNDS: JsonBounds = { maxDepth: 100, maxNodes: 100_000 };
 
+/** What `boundsProblem` says of a value with more than `bounds.maxNodes` values. */
+export const tooManyNodes = (bounds: JsonBounds) => `has more than ${bounds.maxNodes} nodes`;
+/** What it says of one nested deeper than `bounds.maxDepth`. */
+export const tooDeep = (bounds: JsonBounds) => `nests deeper than ${bounds.maxDepth} levels`;
+
 /**
  * How `value` exceeds `bounds` ("nests deeper than 100 levels", "has more than 100000 nodes"), or
- * `undefined` when it does not. A loop, not recursion: any value can be measured.
+ * `undefined` when it does not. A loop, not recursion: any value can be measured. Primitives are
+ * counted where they are met; only objects and arrays go on the stack.
  */
 export function boundsProblem(value: unknown, bounds: JsonBounds = SCHEMA_BOUNDS): string | undefined {
-  const values: unknown[] = [value];
+  if (typeof value !== "object" || value === null) return undefined;
+  const values: object[] = [value];
   const depths: number[] = [1];
-  let nodes = 0;
+  let nodes = 1;
   while (values.length > 0) {
-    const next = values.pop();
+    const next = values.pop() as Record<string, unknown>;
     const depth = depths.pop()!;
-    if (++nodes > bounds.maxNodes) return `has more than ${bounds.maxNodes} nodes`;
-    if (typeof next !== "object" || next === null) continue;
-    if (depth > bounds.maxDepth) return `nests deeper than ${bounds.maxDepth} levels`;
+    if (depth > bounds.maxDepth) return tooDeep(bounds);
     for (const key in next) {
-      values.push((next as Record<string, unknown>)[key]);
-      depths.push(depth + 1);
+      if (++nodes > bounds.maxNodes) return tooManyNodes(bounds);
+      const member = next[key];
+      if (typeof member === "object" && member !== null) {
+        values.push(member);
+        depths.push(depth + 1);
+      }
     }
   }
   return undefined;
