@@ -11,30 +11,33 @@ import { countInstructions, hasValgrind } from "../instructions.mjs";
 import { countFeatureCells, evaluateFeatureTargets, hasFeatureCells } from "./feature-cells.mjs";
 
 /**
- * Calls per measurement: warm-up, the smaller run, and how many more the larger makes. Fewer than
- * bench/instructions.mjs's defaults make the counts of one build move by several percent (the
- * JIT is not done, and a collection falls in one run and not the other).
+ * Calls per measurement: warm-up, the smaller run, and how many more the larger makes. Half of
+ * bench/instructions.mjs's defaults, so that the whole suite takes under an hour on 2 cores
+ * (callgrind runs about 20M instructions a second here); a cell's count then moves by a few
+ * percent from run to run (the JIT is not quite done, and a collection falls in one run and not
+ * the other). For a figure to the percent, count the cell alone with bench/instructions.mjs.
  */
 const COUNTS = {
   full: {
-    stdio: { warmup: 20_000, base: 5_000, calls: 20_000 },
-    http: { warmup: 5_000, base: 2_000, calls: 5_000 },
+    stdio: { warmup: 10_000, base: 2_000, calls: 10_000 },
+    http: { warmup: 3_000, base: 1_000, calls: 3_000 },
   },
   quick: { stdio: { warmup: 300, base: 100, calls: 300 }, http: { warmup: 100, base: 50, calls: 100 } },
 };
 
 /**
- * The SDKs' calls run 4–14× mcpkit's instructions, and callgrind's time goes with them: at full
- * counts they took most of the suite's hour or more. They count a quarter of the calls (warm-up
- * included), so their figures are noisier than mcpkit's; they are held to no target and only
- * compared with the floor, from which they stand 4–14× away.
+ * How many times fewer calls a variant counts in a full run. Callgrind's time goes with the
+ * instructions counted: the SDKs' calls run 4–14× mcpkit's, a traced call about 4×. The SDKs are
+ * held to no target and stand 4–14× from the floor, so an eighth of the calls is enough; a traced
+ * call's targets are far from met, so a quarter is.
  */
-const SDK_SHARE = 4;
+const shareOf = (variant) => (variant.impl?.startsWith("sdk-") ? 8 : variant.middleware === "otel" ? 4 : 1);
 
-/** The counts for one variant: the SDKs' scaled down in a full run. */
+/** The counts for one variant: scaled down by its share in a full run. */
 function countsOf(variant, counts, quick) {
-  if (quick || !variant.impl?.startsWith("sdk-")) return counts;
-  const scaled = (c) => Object.fromEntries(Object.entries(c).map(([k, n]) => [k, Math.round(n / SDK_SHARE)]));
+  const share = shareOf(variant);
+  if (quick || share === 1) return counts;
+  const scaled = (c) => Object.fromEntries(Object.entries(c).map(([k, n]) => [k, Math.round(n / share)]));
   return { stdio: scaled(counts.stdio), http: scaled(counts.http) };
 }
 
