@@ -9,7 +9,7 @@
  *   node bench/instructions.mjs [--impl mcpkit] [--era legacy|modern] [--side server|client]
  *                               [--transport stdio|http] [--warmup N] [--base N] [--calls N]
  *                               [--top 0] [--baseline-ref REF] [--feature oauth|noop3|task]
- *                               [--middleware otel|noop3]
+ *                               [--middleware otel|noop3] [--stateless true]
  *
  * Two runs of the same side, one making `--base` calls and one making `--base` + `--calls`, after
  * `--warmup` calls each (stdio: 20,000, 5,000 and 20,000; HTTP: 5,000, 2,000 and 5,000); the
@@ -27,8 +27,9 @@
  * process counted (MCPKIT_BENCH_MIDDLEWARE, bench/lib/middleware.mjs; not the peer), a server with
  * requests carrying a `traceparent` as a traced client's do; `--side sdk-span` and `--side
  * sdk-call` count the OpenTelemetry SDK's own floor instead, a span (or a call's span and
- * histogram value) per iteration of a loop (bench/lib/span-floor.mjs). Needs valgrind (with
- * callgrind_annotate).
+ * histogram value) per iteration of a loop (bench/lib/span-floor.mjs). `--stateless true` serves
+ * mcpkit's HTTP endpoint with `stateless: true` (no sessions: after its `initialize`, each
+ * 2025-11-25 call is served on a server session of its own). Needs valgrind (with callgrind_annotate).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -61,6 +62,7 @@ function options() {
     middleware: "",
     "baseline-ref": "",
     feature: "",
+    stateless: "",
   };
   for (let i = 0; i < args.length; i++) {
     const key = args[i].replace(/^--/, "");
@@ -70,6 +72,10 @@ function options() {
     o[key] = typeof o[key] === "number" ? Number(value) : value;
   }
   if (o["baseline-ref"] && o.impl !== "mcpkit") throw new Error("--baseline-ref compares builds of mcpkit");
+  if (!["", "true", "false"].includes(o.stateless)) throw new Error(`--stateless takes true or false`);
+  if (o.stateless === "true" && (o.impl !== "mcpkit" || o.transport !== "http"))
+    throw new Error("--stateless true is an option of mcpkit's HTTP server");
+  o.stateless = o.stateless === "true";
   if (o.feature) {
     // The cell of that transport, or the feature's only one (oauth and task are HTTP cells).
     const cells = FEATURE_CELLS.filter((c) => c.key.endsWith(`-${o.feature}`));
@@ -123,6 +129,7 @@ const serverConfig = (o) =>
     schema: "zod",
     ...(o.tasks && { tasks: true }),
     ...(o.auth && { auth: o.auth }),
+    ...(o.stateless && { stateless: true }),
   });
 
 /** Starts `node --perf-basic-prof …args` under callgrind; returns the process and its output file. */
@@ -503,7 +510,7 @@ async function main() {
     const result = await countInstructions({ ...o, root: build.root });
     counted.push(result.perCall);
     process.stdout.write(
-      `${build.label}${o.middleware ? `+${o.middleware}` : ""} ${o.era} ${o.transport} ${o.side}: ${Math.round(result.perCall)} instructions per call\n`,
+      `${build.label}${o.middleware ? `+${o.middleware}` : ""}${o.stateless ? " stateless: true," : ""} ${o.era} ${o.transport} ${o.side}: ${Math.round(result.perCall)} instructions per call\n`,
     );
     for (const [name, count] of result.rows)
       process.stdout.write(`${String(Math.round(count)).padStart(8)}  ${name}\n`);
