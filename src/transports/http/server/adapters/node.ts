@@ -5,6 +5,7 @@ import {
   type HttpExchange,
   type SseSink,
 } from "../../shared/exchange.js";
+import { bodyDeadline, clearBodyDeadline } from "./body-deadlines.js";
 
 /** An exchange over `node:http` objects: no web `Request`/`Response` on this path. */
 export class NodeExchange implements HttpExchange {
@@ -43,26 +44,28 @@ export class NodeExchange implements HttpExchange {
       return Promise.reject(new BodyTooLargeError(limit));
     }
     return new Promise((resolve, reject) => {
+      const req = this.req;
       const chunks: Buffer[] = [];
       let size = 0;
       const stop = (error: Error) => {
-        clearTimeout(timer);
-        this.req.removeAllListeners("data");
-        this.req.resume();
+        if (deadline) clearBodyDeadline(deadline);
+        req.removeAllListeners("data");
+        req.resume();
         reject(error);
       };
-      const timer = timeout > 0 ? setTimeout(() => stop(new BodyTimeoutError(timeout)), timeout) : undefined;
-      this.req.on("data", (chunk: Buffer) => {
+      const deadline =
+        timeout > 0 ? bodyDeadline(timeout, () => stop(new BodyTimeoutError(timeout))) : undefined;
+      req.on("data", (chunk: Buffer) => {
         size += chunk.length;
         if (size > limit) return stop(new BodyTooLargeError(limit));
         chunks.push(chunk);
       });
-      this.req.once("end", () => {
-        clearTimeout(timer);
+      req.once("end", () => {
+        if (deadline) clearBodyDeadline(deadline);
         resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
       });
-      this.req.once("error", (error) => {
-        clearTimeout(timer);
+      req.once("error", (error) => {
+        if (deadline) clearBodyDeadline(deadline);
         reject(error);
       });
     });
