@@ -32,7 +32,7 @@ export class NodeExchange implements HttpExchange {
     let count = 0;
     for (let i = 0; i < raw.length; i += 2) {
       const key = raw[i]!;
-      if (key.length === name.length && key.toLowerCase() === name) count++;
+      if (key.length === name.length && (key === name || sameLowerCase(key, name))) count++;
     }
     return count;
   }
@@ -114,4 +114,17 @@ export class NodeExchange implements HttpExchange {
       },
     };
   }
+}
+
+/**
+ * Whether a header name is `lower` (lower-case letters, digits and dashes) in any case, without
+ * making a lower-case copy of every header of the same length. Setting bit 0x20 lowers a letter and
+ * leaves digits and dashes alone; the only other characters it maps onto them are controls, which
+ * node's parser refuses in a name.
+ */
+function sameLowerCase(key: string, lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    if ((key.charCodeAt(i) | 0x20) !== lower.charCodeAt(i)) return false;
+  }
+  return true;
 }
