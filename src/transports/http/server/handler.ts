@@ -5,7 +5,7 @@ import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
 import { speaksModern } from "../../../protocol/eras/modern.js";
 import { revisionOf } from "../../../protocol/revisions/index.js";
 import type { AuthInfo, CheckedMessage } from "../../../protocol/transport.js";
-import { type HttpRefusal, isRefusal, principalOf } from "../shared/authenticate.js";
+import { type HttpAuthHooks, type HttpRefusal, isRefusal, principalOf } from "../shared/authenticate.js";
 import type { ConnectSession, HttpExchange } from "../shared/exchange.js";
 import { originProblem } from "../shared/origin.js";
 import { type EventStore, MemoryEventStore } from "./event-store.js";
@@ -27,6 +27,9 @@ import { HttpSessionTransport } from "./session-transport.js";
 import { StatelessTransport } from "./stateless-transport.js";
 
 export type { StreamableHttpOptions } from "./options.js";
+
+/** What a request answered without waiting returns. */
+const DONE: Promise<void> = Promise.resolve();
 
 /** The version a request without `MCP-Protocol-Version` is assumed to speak, as the spec says. */
 const DEFAULT_HEADER_VERSION = "2025-03-26";
@@ -74,15 +77,29 @@ export class StreamableHttpHandler {
     return this.sessions.size;
   }
 
-  async handle(exchange: HttpExchange): Promise<void> {
-    const forbidden = originProblem(exchange, this.options);
-    if (forbidden) return reply(exchange, 403, ErrorCode.ServerError, `Forbidden: ${forbidden}`);
-    let auth: AuthInfo | undefined;
-    if (this.options.auth) {
-      const verified = await this.options.auth.authenticate(exchange);
-      if (isRefusal(verified)) return refuse(exchange, verified);
-      auth = verified;
+  handle(exchange: HttpExchange): Promise<void> {
+    try {
+      const forbidden = originProblem(exchange, this.options);
+      if (forbidden) {
+        reply(exchange, 403, ErrorCode.ServerError, `Forbidden: ${forbidden}`);
+        return DONE;
+      }
+      // Without credentials to check, the request is routed at once rather than in another async step.
+      const hooks = this.options.auth;
+      return hooks ? this.authenticated(exchange, hooks) : this.route(exchange, undefined);
+    } catch (error) {
+      // As from an async function: the caller answers 500.
+      return Promise.reject(error);
     }
+  }
+
+  private async authenticated(exchange: HttpExchange, hooks: HttpAuthHooks): Promise<void> {
+    const verified = await hooks.authenticate(exchange);
+    if (isRefusal(verified)) return refuse(exchange, verified);
+    return this.route(exchange, verified);
+  }
+
+  private route(exchange: HttpExchange, auth: AuthInfo | undefined): Promise<void> {
     switch (exchange.method) {
       case "POST":
         return this.post(exchange, auth);
@@ -91,9 +108,10 @@ export class StreamableHttpHandler {
       case "DELETE":
         return this.delete(exchange, auth);
       default:
-        return reply(exchange, 405, ErrorCode.ServerError, `Method not allowed: ${exchange.method}`, {
+        reply(exchange, 405, ErrorCode.ServerError, `Method not allowed: ${exchange.method}`, {
           allow: this.keepsSessions ? "GET, POST, DELETE" : "POST",
         });
+        return DONE;
     }
   }
 
@@ -158,7 +176,8 @@ export class StreamableHttpHandler {
       transport.receive(exchange, [message], ids, false, auth);
       return;
     }
-    (await this.sessionOf(exchange, auth, ids[0]))?.receive(exchange, [message], ids, false, auth);
+    const session = this.sessionOf(exchange, auth, ids[0]);
+    (session instanceof Promise ? await session : session)?.receive(exchange, [message], ids, false, auth);
   }
 
   /**
@@ -264,15 +283,18 @@ export class StreamableHttpHandler {
    * The request's session, or `undefined` after answering 400, 404, or 503 (the shared store cannot
    * be reached). A session another replica opened is joined first: its state is read from the store.
    */
-  private async sessionOf(
+  private sessionOf(
     exchange: HttpExchange,
     auth: AuthInfo | undefined,
     id?: RequestId,
-  ): Promise<HttpSessionTransport | undefined> {
+  ): HttpSessionTransport | undefined | Promise<HttpSessionTransport | undefined> {
     const sessionId = exchange.header("mcp-session-id");
     if (this.replicas && sessionId !== undefined && !this.sessions.has(sessionId)) {
-      if (!(await this.replicas.join(exchange, sessionId, id))) return undefined;
+      return this.replicas
+        .join(exchange, sessionId, id)
+        .then((joined) => (joined ? this.sessions.of(exchange, this.principal(exchange, auth)) : undefined));
     }
+    // A session held here is found without an async step.
     return this.sessions.of(exchange, this.principal(exchange, auth));
   }
 
