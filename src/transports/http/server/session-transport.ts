@@ -21,7 +21,8 @@ export type { ResponseMode, StreamOptions } from "./stream.js";
 interface PendingPost {
   exchange: HttpExchange | undefined;
   stream: Stream | undefined;
-  open: Set<RequestId>;
+  /** How many of its requests are still unanswered (a batch's ids are distinct). */
+  open: number;
   /** A JSON-RPC batch (2025-03-26): its responses, kept until the last, go back as one array. */
   batch: { message: JSONRPCMessage; json: string }[] | undefined;
 }
@@ -88,7 +89,7 @@ export class HttpSessionTransport implements Transport {
       const post: PendingPost = {
         exchange,
         stream: undefined,
-        open: new Set(requestIds),
+        open: requestIds.length,
         batch: batch ? [] : undefined,
       };
       for (const id of requestIds) this.byRequest.set(id, post);
@@ -224,9 +225,9 @@ export class HttpSessionTransport implements Transport {
     }
     if (isResponse) {
       this.byRequest.delete(key!);
-      post.open.delete(key!);
+      post.open--;
     }
-    this.answer(post, message, json, isResponse, isResponse && post.open.size === 0);
+    this.answer(post, message, json, isResponse, isResponse && post.open === 0);
   }
 
   /** Ends the SSE stream of a request now; the client resumes it with GET + `Last-Event-ID` (SEP-1699). */
