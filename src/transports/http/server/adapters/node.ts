@@ -72,7 +72,8 @@ export class NodeExchange implements HttpExchange {
   }
 
   onAbort(listener: () => void): void {
-    this.res.once("close", () => {
+    // A response closes once: `on` spares the wrapper `once` makes on every stateless request.
+    this.res.on("close", () => {
       if (!this.res.writableFinished) listener();
     });
   }
