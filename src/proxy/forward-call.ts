@@ -8,6 +8,7 @@
  * that same call rather than starting another, so the upstream runs the call once.
  */
 import type { MultiServerTool } from "../client/multi/router.js";
+import type { ToolOutput } from "../client/tool.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
 import { digestArguments } from "./audit.js";
@@ -68,15 +69,21 @@ export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): 
     else round.whenCancelled = (reason) => controller.abort(reason);
   }
   try {
-    for (let n = 0; ; n++) {
-      const question = await call.question(n);
-      if (question === undefined) break;
+    for (let n = 0; ; ) {
+      // Most calls ask nothing: one wait, woken when the call ends.
+      const question = call.questions[n];
+      if (question === undefined) {
+        if (call.ended) break;
+        await call.changed();
+        continue;
+      }
+      n++;
       if (question.settled) continue;
       if (stateless) target.calls.keep(call);
       try {
         // A stateless round asking for input waits here until the next round continues the call,
         // or, if the caller never comes back, ends abandoned: its audit line still gets written.
-        const asked = askFront(front, call, n, question);
+        const asked = askFront(front, call, n - 1, question);
         question.resolve(await (stateless ? Promise.race([asked, call.whenAbandoned()]) : asked));
       } catch (error) {
         question.reject(error);
@@ -98,37 +105,49 @@ function start(
   subject: () => string,
   stateless: boolean,
 ): ForwardedCall {
-  const { tool, gate, calls, limits } = target;
   const call = new ForwardedCall(ctx.request, callerKey(ctx), subject, stateless);
-  let untrack: (() => void) | undefined;
-  const signal = call.signal;
-  // The gate may run the call later: the caller is set where it runs, and the call counts as in
-  // flight to the upstream (whose questions it may answer) only from then on.
-  call.outcome = gate
-    .run(() => {
-      untrack = calls.track(tool.server, call);
-      return asCaller(ctx.request, () =>
-        tool.invoke(ctx.arguments, {
-          signal,
-          onProgress: ({ progress, total, message }) => call.front.progress(progress, total, message),
-        }),
-      );
-    })
-    .then(
-      (output) => {
-        const result = resultOf(output);
-        call.resultSize = checkResultSize(ctx.server, ctx.tool, result, limits);
-        return result;
-      },
-      (error: unknown) => {
-        throw boundedError(error);
-      },
-    )
-    .finally(() => {
-      untrack?.();
-      call.end();
-    });
+  call.outcome = upstreamCall(target, ctx, call);
   // A stateless caller may never come back for the answer.
   call.outcome.catch(() => {});
   return call;
+}
+
+/**
+ * The upstream call, once the gate lets it through, in one async step (a chain of `then`s made
+ * several promises per call): the caller is set where it runs, and the call counts as in flight to
+ * the upstream (whose questions it may answer) only from then on.
+ */
+async function upstreamCall(
+  target: ForwardTarget,
+  ctx: ToolCallContext,
+  call: ForwardedCall,
+): Promise<CallToolResult> {
+  const { tool, gate, calls, limits } = target;
+  let untrack: (() => void) | undefined;
+  try {
+    let output: ToolOutput;
+    try {
+      const wait = gate.enter();
+      if (wait) await wait;
+      try {
+        untrack = calls.track(tool.server, call);
+        output = await asCaller(ctx.request, () =>
+          tool.invoke(ctx.arguments, {
+            signal: call.signal,
+            onProgress: ({ progress, total, message }) => call.front.progress(progress, total, message),
+          }),
+        );
+      } finally {
+        gate.leave();
+      }
+    } catch (error) {
+      throw boundedError(error);
+    }
+    const result = resultOf(output);
+    call.resultSize = checkResultSize(ctx.server, ctx.tool, result, limits);
+    return result;
+  } finally {
+    untrack?.();
+    call.end();
+  }
 }

@@ -35,11 +35,16 @@ export function resultOf(output: ToolOutput): CallToolResult {
  */
 function ownMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (meta === undefined) return undefined;
-  const own = Object.fromEntries(
-    Object.entries(meta).filter(([key]) => !key.startsWith("io.modelcontextprotocol/")),
-  );
-  return Object.keys(own).length > 0 ? own : undefined;
+  // Most results carry only the reserved keys: those are looked at without copying anything.
+  for (const key in meta) {
+    if (Object.hasOwn(meta, key) && !key.startsWith(RESERVED)) {
+      return Object.fromEntries(Object.entries(meta).filter(([name]) => !name.startsWith(RESERVED)));
+    }
+  }
+  return undefined;
 }
+
+const RESERVED = "io.modelcontextprotocol/";
 
 /** An error's message, for a warning. */
 export const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -27,22 +27,41 @@ export class UpstreamGate {
 
   /** Runs `call` when the upstream has room; refuses at once when too many already wait. */
   async run<T>(call: () => Promise<T>): Promise<T> {
-    if (this.running >= (this.limits.maxConcurrency ?? 16)) {
-      if (this.waiting.length >= (this.limits.maxQueued ?? 256)) {
-        throw new McpError(
-          ErrorCode.ServerError,
-          `Upstream ${this.server} is busy: ${this.running} calls in flight and ${this.waiting.length} waiting; try again later`,
-        );
-      }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    this.running++;
+    await this.enter();
     try {
       return await call();
     } finally {
-      this.running--;
-      this.waiting.shift()?.();
+      this.leave();
     }
+  }
+
+  /**
+   * Takes a place for one call: `undefined` at once when the upstream has room (no promise to wait
+   * on, the usual case), else a wait for a place, which rejects at once when too many already wait.
+   * Each entry is followed by one `leave`.
+   */
+  enter(): Promise<void> | undefined {
+    if (this.running < (this.limits.maxConcurrency ?? 16)) {
+      this.running++;
+      return undefined;
+    }
+    if (this.waiting.length >= (this.limits.maxQueued ?? 256)) {
+      return Promise.reject(
+        new McpError(
+          ErrorCode.ServerError,
+          `Upstream ${this.server} is busy: ${this.running} calls in flight and ${this.waiting.length} waiting; try again later`,
+        ),
+      );
+    }
+    return new Promise<void>((resolve) => this.waiting.push(resolve)).then(() => {
+      this.running++;
+    });
+  }
+
+  /** Gives up the place `enter` took, to the next call waiting if any. */
+  leave(): void {
+    this.running--;
+    this.waiting.shift()?.();
   }
 }
 

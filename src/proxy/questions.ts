@@ -115,12 +115,20 @@ export class ForwardedCall {
     });
   }
 
+  /** Whether the upstream call ended: no more questions will come. */
+  get ended(): boolean {
+    return this.done;
+  }
+
   /** Question `n` once it is asked, or `undefined` once the call ended first. */
   async question(n: number): Promise<Question | undefined> {
-    while (this.questions.length <= n && !this.done) {
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
+    while (this.questions.length <= n && !this.done) await this.changed();
     return this.questions[n];
+  }
+
+  /** Resolves when a question comes or the call ends, whichever is first. */
+  changed(): Promise<void> {
+    return new Promise<void>((resolve) => this.waiters.push(resolve));
   }
 
   /**
