@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixedJson, messageJson } from "../../src/jsonrpc/fixed-json.js";
+import { fixedJson, messageJson, withMember } from "../../src/jsonrpc/fixed-json.js";
 import { MessageParser } from "../../src/jsonrpc/message-parser.js";
 
 const identity = {
@@ -228,5 +228,33 @@ describe("messageJson", () => {
       const message = { jsonrpc: "2.0", id, method: "tools/call", params: { name: `t${id}`, _meta: meta } };
       expect(parser.parse(messageJson(message))).toEqual(message);
     }
+  });
+
+  it("withMember adds a progress token to a kept _meta, serialized as JSON.stringify would", () => {
+    const meta = fixedJson(identity);
+    const empty = fixedJson({});
+    const messages = [1, 2].map((id) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "echo", _meta: withMember(meta, "progressToken", id) },
+    }));
+    // The older copy is no longer the one kept: it is serialized in full, the same text.
+    for (const message of [messages[1]!, messages[0]!]) {
+      expect(messageJson(message)).toBe(JSON.stringify(message));
+    }
+    const alone = {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "ping",
+      params: { _meta: withMember(empty, "progressToken", "t") },
+    };
+    expect(messageJson(alone)).toBe(JSON.stringify(alone));
+    expect(Object.isFrozen(messages[1]!.params._meta)).toBe(true);
+    expect(meta).not.toHaveProperty("progressToken");
+    // Not a kept one, or one that has the member already: a plain copy.
+    const plain = withMember({ a: 1 }, "progressToken", 4);
+    expect(plain).toEqual({ a: 1, progressToken: 4 });
+    expect(withMember(fixedJson({ progressToken: 1 }), "progressToken", 5)).toEqual({ progressToken: 5 });
   });
 });

@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { withMember } from "../../jsonrpc/fixed-json.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import type { Progress } from "../types/base.js";
 import type { Deadlines, Expiring } from "./deadlines.js";
@@ -68,8 +69,12 @@ export class OutgoingRequest implements Expiring {
   /** The params to send: with `_meta.progressToken` when progress is wanted. */
   withProgressToken(params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
     if (!this.options?.onProgress) return params;
-    const meta = (params?._meta as Record<string, unknown> | undefined) ?? {};
-    return { ...params, _meta: { ...meta, progressToken: this.id } };
+    const meta = params?._meta as Record<string, unknown> | undefined;
+    // A stateless request's kept identity `_meta` keeps its JSON with the token added.
+    return {
+      ...params,
+      _meta: meta ? withMember(meta, "progressToken", this.id) : { progressToken: this.id },
+    };
   }
 
   succeed(result: unknown): void {
