@@ -1,5 +1,5 @@
 import type { Attributes } from "@opentelemetry/api";
-import { ATTR } from "./attributes.js";
+import { ATTR, requestAttributes } from "./attributes.js";
 
 /** Kinds of request remembered per transport; past them, a duration's attributes are built each time. */
 const LIMIT = 256;
@@ -45,13 +45,7 @@ export class MetricAttributeSets {
     target: string | undefined,
     version: string | undefined,
   ): Attributes {
-    const attributes: Attributes = { [ATTR.method]: method };
-    if (method === "tools/call") {
-      if (target !== undefined) attributes[ATTR.toolName] = target;
-      attributes[ATTR.operation] = "execute_tool";
-    } else if (method === "prompts/get" && target !== undefined) {
-      attributes[ATTR.promptName] = target;
-    }
+    const attributes = requestAttributes(method, target);
     if (version !== undefined) attributes[ATTR.protocolVersion] = version;
     for (const name in network) attributes[name] = network[name];
     return attributes;
