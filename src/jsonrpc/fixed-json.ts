@@ -30,13 +30,6 @@ export function fixedJson<T extends object>(value: T): Readonly<T> {
 }
 
 /**
- * The `_meta` made last by `withMember` from a kept one, and its JSON: a request is serialized as
- * soon as it is made, so one slot is enough (an older one is simply serialized in full).
- */
-let extended: object | undefined;
-let extendedJson = "";
-
-/**
  * `meta` with one more member (a request's `progressToken`), frozen like `meta`. When `meta` was
  * made by `fixedJson`, the copy's JSON is its JSON with that member added, not walked again.
  */
@@ -49,8 +42,7 @@ export function withMember(
   if (fixed === undefined || Object.hasOwn(meta, key)) return { ...meta, [key]: value };
   const copy = Object.freeze({ ...meta, [key]: value });
   const member = `${JSON.stringify(key)}:${JSON.stringify(value)}}`;
-  extended = copy;
-  extendedJson = fixed === "{}" ? `{${member}` : `${fixed.slice(0, -1)},${member}`;
+  FIXED.set(copy, fixed === "{}" ? `{${member}` : `${fixed.slice(0, -1)},${member}`);
   return copy;
 }
 
@@ -66,12 +58,7 @@ export function messageJson(message: object): string {
   const body = (message as Record<string, unknown>)[last];
   if (typeof body !== "object" || body === null) return JSON.stringify(message);
   const meta = (body as Record<string, unknown>)._meta;
-  const fixed =
-    typeof meta !== "object" || meta === null
-      ? undefined
-      : meta === extended
-        ? extendedJson
-        : FIXED.get(meta);
+  const fixed = typeof meta === "object" && meta !== null ? FIXED.get(meta) : undefined;
   // Splicing cuts the text, which copies it: for a long message that costs more than it saves.
   if (
     fixed === undefined ||
