@@ -11,8 +11,8 @@ export class RedisMessageBus implements MessageBus {
     private readonly prefix: string,
   ) {}
 
-  async publish(channel: string, message: string): Promise<void> {
-    await this.redis.command(["PUBLISH", this.prefix + channel, message]);
+  publish(channel: string, message: string): Promise<number> {
+    return this.redis.command<number>(["PUBLISH", this.prefix + channel, message]);
   }
 
   subscribe(channel: string, listener: (message: string) => void): Promise<() => void> {

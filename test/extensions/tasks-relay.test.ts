@@ -15,7 +15,9 @@ function buses(count: number): MessageBus[] {
   return Array.from({ length: count }, (_, i) => ({
     replicaId: `replica-${i}`,
     publish: async (channel: string, message: string) => {
-      for (const listener of channels.get(channel) ?? []) queueMicrotask(() => listener(message));
+      const listeners = channels.get(channel) ?? new Set();
+      for (const listener of listeners) queueMicrotask(() => listener(message));
+      return listeners.size;
     },
     subscribe: async (channel: string, listener: (message: string) => void) => {
       const listeners = channels.get(channel) ?? new Set();

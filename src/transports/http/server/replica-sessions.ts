@@ -1,7 +1,7 @@
 import { ErrorCode } from "../../../jsonrpc/errors.js";
 import type { RequestId } from "../../../jsonrpc/messages.js";
 import type { ConnectSession, HttpExchange } from "../shared/exchange.js";
-import type { Replication } from "./replication.js";
+import type { Replication, SessionRecord } from "./replication.js";
 import { reply } from "./replies.js";
 import type { OpenSessions } from "./session-store.js";
 import { HttpSessionTransport } from "./session-transport.js";
@@ -31,10 +31,7 @@ export class ReplicaSessions {
     id: RequestId | undefined,
   ): Promise<HttpSessionTransport | undefined> {
     const replication = this.replication;
-    const transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId), {
-      replication,
-      restored: undefined,
-    });
+    const transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId), replication);
     try {
       await replication.sessions.create(sessionId, principal);
       await transport.link!.start();
@@ -77,13 +74,24 @@ export class ReplicaSessions {
     if (joining) return joining;
     const replication = this.replication;
     joining = (async () => {
-      const record = await replication.sessions.touch(sessionId);
-      if (!record || this.sessions.has(sessionId) || this.sessions.full) return;
-      const transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId), {
-        replication,
-        restored: record.state,
-      });
-      await transport.link!.start();
+      // An unknown id costs one read, not a subscription.
+      if (!(await replication.sessions.touch(sessionId)) || this.sessions.full) return;
+      const transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId), replication);
+      const link = transport.link!;
+      // Read again once listening: a state saved meanwhile is then either read or heard.
+      let record: SessionRecord | undefined;
+      try {
+        await link.start();
+        record = await replication.sessions.touch(sessionId);
+      } catch (error) {
+        link.close();
+        throw error;
+      }
+      if (!record || this.sessions.has(sessionId) || this.sessions.full) {
+        link.close();
+        return;
+      }
+      link.adopt(record.state);
       this.sessions.add(sessionId, transport, record.principal);
       await this.connect(transport, {});
     })().finally(() => this.joining.delete(sessionId));

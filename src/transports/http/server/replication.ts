@@ -51,8 +51,11 @@ export interface SessionStore {
 export interface MessageBus {
   /** This process's name among the replicas, unique to it. */
   readonly replicaId: string;
-  /** Sends a message to every subscriber of `channel`. */
-  publish(channel: string, message: string): Promise<void>;
+  /**
+   * Sends a message to every subscriber of `channel`; resolves to how many it reached, if the bus
+   * can tell. A replica that saves a session's state waits for that many, less itself, to take it.
+   */
+  publish(channel: string, message: string): Promise<number | undefined>;
   /** Receives the messages of `channel` from now on, once the returned promise resolves; its value unsubscribes. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => void>;
 }

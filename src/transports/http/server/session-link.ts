@@ -15,7 +15,8 @@ export interface SessionLinkHost {
 }
 
 type LinkMessage =
-  | { from: string; t: "state"; state: Record<string, unknown> }
+  | { from: string; t: "state"; state: Record<string, unknown>; seq?: number }
+  | { from: string; t: "ack"; to: string; seq: number }
   | { from: string; t: "response"; message: JSONRPCMessage }
   | { from: string; t: "cancel"; message: JSONRPCMessage }
   | { from: string; t: "standalone"; message: JSONRPCMessage }
@@ -23,6 +24,19 @@ type LinkMessage =
 
 /** The most requests to the client one replica keeps waiting for in a session. */
 const MAX_OUTSTANDING = 10_000;
+/**
+ * How long a save waits for the other replicas to take the new state, in ms. One that has not by
+ * then is stalled; the state is kept in the store all the same.
+ */
+const ACK_TIMEOUT = 2000;
+
+/** A save's publication, counting the replicas that took it. */
+interface PendingAcks {
+  count: number;
+  /** How many replicas got the message: known once the publication returns. */
+  expected: number;
+  done: (() => void) | undefined;
+}
 
 /**
  * One replica's link to a session served by several: it saves the server's state of the session
@@ -30,6 +44,8 @@ const MAX_OUTSTANDING = 10_000;
  * meant for the GET stream to whichever replica holds it, and ends the session everywhere.
  */
 export class SessionLink implements SharedSessionState {
+  /** The state as saved when this replica joined, or as another replica sent it since. */
+  restored: Record<string, unknown> | undefined;
   onchange: ((state: Record<string, unknown>) => void) | undefined;
   /** Saves not yet kept; a response waits for them, so the next request finds the state anywhere. */
   saving: Promise<void> | undefined;
@@ -40,14 +56,24 @@ export class SessionLink implements SharedSessionState {
   /** The ids this replica gave its requests to the client, to their ids in the engine. */
   private readonly outstanding = new Map<string, RequestId>();
   private readonly channel: string;
+  /** This link's saves waiting for the other replicas to take them, by number. */
+  private readonly acks = new Map<number, PendingAcks>();
+  private seq = 0;
 
   constructor(
     private readonly replication: Replication,
     readonly sessionId: string,
-    readonly restored: Record<string, unknown> | undefined,
     private readonly host: SessionLinkHost,
   ) {
     this.channel = `session:${sessionId}`;
+  }
+
+  /**
+   * The state read from the store after `start()`: a state another replica sent meanwhile is as
+   * new or newer (its save is acknowledged only once it arrived here).
+   */
+  adopt(state: Record<string, unknown> | undefined): void {
+    this.restored ??= state;
   }
 
   get deliversBroadcasts(): boolean {
@@ -66,7 +92,7 @@ export class SessionLink implements SharedSessionState {
     const kept = (this.saving ?? Promise.resolve()).then(async () => {
       await sessions.save(this.sessionId, state);
       this.saveError = undefined;
-      await this.publish({ t: "state", state });
+      await this.share(state);
     });
     const settled = kept.catch((error: unknown) => {
       this.saveError = error as Error;
@@ -111,17 +137,51 @@ export class SessionLink implements SharedSessionState {
   }
 
   /** Ends the session on every other replica. */
-  endEverywhere(): Promise<void> {
-    return this.publish({ t: "end" });
+  async endEverywhere(): Promise<void> {
+    await this.publish({ t: "end" });
   }
 
   close(): void {
     this.closed = true;
     this.stop?.();
     this.stop = undefined;
+    for (const pending of this.acks.values()) pending.done?.();
+    this.acks.clear();
   }
 
-  private publish(message: Record<string, unknown>): Promise<void> {
+  /**
+   * Sends the new state to the other replicas holding the session and waits until each took it,
+   * so the response that follows a save finds the state wherever the client's next request goes.
+   */
+  private async share(state: Record<string, unknown>): Promise<void> {
+    const seq = ++this.seq;
+    // Registered first: an acknowledgement may arrive before the publication returns.
+    const pending: PendingAcks = { count: 0, expected: Infinity, done: undefined };
+    this.acks.set(seq, pending);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const receivers = await this.publish({ t: "state", state, seq });
+      // This replica is one of the receivers; a bus that cannot count is not waited for.
+      pending.expected = receivers === undefined ? 0 : receivers - 1;
+      if (pending.count >= pending.expected || this.closed) return;
+      await new Promise<void>((resolve) => {
+        pending.done = resolve;
+        timer = setTimeout(resolve, ACK_TIMEOUT);
+      });
+    } finally {
+      clearTimeout(timer);
+      this.acks.delete(seq);
+    }
+  }
+
+  private acknowledged(seq: number): void {
+    const pending = this.acks.get(seq);
+    if (!pending) return;
+    pending.count++;
+    if (pending.count >= pending.expected) pending.done?.();
+  }
+
+  private publish(message: Record<string, unknown>): Promise<number | undefined> {
     const text = JSON.stringify({ from: this.replication.bus.replicaId, ...message });
     return this.replication.bus.publish(this.channel, text);
   }
@@ -136,7 +196,14 @@ export class SessionLink implements SharedSessionState {
     if (message.from === this.replication.bus.replicaId) return;
     switch (message.t) {
       case "state":
-        this.onchange?.(message.state);
+        if (this.onchange) this.onchange(message.state);
+        else this.restored = message.state;
+        if (typeof message.seq === "number")
+          void this.publish({ t: "ack", to: message.from, seq: message.seq }).catch(() => {});
+        return;
+      case "ack":
+        if (message.to === this.replication.bus.replicaId && typeof message.seq === "number")
+          this.acknowledged(message.seq);
         return;
       case "response": {
         const id = (message.message as { id?: RequestId }).id;

@@ -46,11 +46,11 @@ export class HttpSessionTransport implements Transport {
   constructor(
     readonly sessionId: string | undefined,
     private readonly options: StreamOptions,
-    /** Serves a session shared by several replicas, with the state saved when this one joined it. */
-    shared?: { replication: Replication; restored: Record<string, unknown> | undefined },
+    /** Serves a session shared by several replicas. */
+    replication?: Replication,
   ) {
-    if (shared && sessionId !== undefined) {
-      this.link = new SessionLink(shared.replication, sessionId, shared.restored, {
+    if (replication && sessionId !== undefined) {
+      this.link = new SessionLink(replication, sessionId, {
         deliver: (message) => this.handlers?.onmessage(message, CHECKED),
         writeStandalone: (message) => this.sendStandalone(message, messageJson(message)),
         listening: () => this.standalone?.listening ?? false,
