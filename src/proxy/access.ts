@@ -48,6 +48,11 @@ export class AccessPolicy {
     return scopes.size === 0 ? undefined : [...scopes];
   }
 
+  /** Whether some rule names subjects: what is listed then differs from caller to caller. */
+  get perCaller(): boolean {
+    return this.rules.some((rule) => rule.subjects !== undefined);
+  }
+
   /** Whether a subject list of the tool leaves `caller` out (then it is not listed to them either). */
   excludes(server: string, tool: string, caller: AuthInfo | undefined): boolean {
     return this.covering(server, tool).some(

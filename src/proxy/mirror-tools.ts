@@ -87,6 +87,7 @@ export class ToolMirror {
   listMiddleware(): ServerMiddleware<"tools/list"> | undefined {
     const { policy, access } = this.options;
     if (!policy && !access) return undefined;
+    const perCaller = policy?.perCaller === true || access?.perCaller === true;
     return async (ctx, next) => {
       const result = await next();
       const caller = ctx.auth;
@@ -96,6 +97,8 @@ export class ToolMirror {
         if (policy?.refusalOf(route.server, route.tool, caller) !== undefined) return false;
         return access?.excludes(route.server, route.tool, caller) !== true;
       });
+      // One caller's list is never for a shared cache, even where the server's lists are.
+      if (perCaller && ctx.era === "modern") return { ...result, tools, cacheScope: "private" };
       return tools.length === result.tools.length ? result : { ...result, tools };
     };
   }

@@ -99,6 +99,11 @@ export class GatewayPolicy {
     return this.rules.length === 0;
   }
 
+  /** Whether some rule names its callers: what is listed then differs from caller to caller. */
+  get perCaller(): boolean {
+    return this.rules.some((rule) => rule.callers !== undefined);
+  }
+
   /**
    * Why `caller` may not call `server/tool` at all (a deny rule, or allow rules naming others), or
    * `undefined` when it may: such tools are not listed to that caller either.

@@ -183,3 +183,42 @@ describe("names stay bound to their tools", () => {
     expect(calls).toEqual(["a"]);
   });
 });
+
+describe("caching hints of a filtered tool list", () => {
+  async function listed(policy: PolicyRule[], protocolVersion: string) {
+    const upstream = new McpServer({ name: "up", version: "1.0.0" })
+      .tool("open", {}, () => "open")
+      .tool("admin", {}, () => "admin");
+    const http = await upstream.serveHttp({ port: 0 });
+    cleanups.push(
+      () => http.close(),
+      () => upstream.close(),
+    );
+    const proxy = await createProxyServer({
+      upstream: { url: http.url },
+      name: "up",
+      policy,
+      server: { cache: { ttlMs: 60_000, cacheScope: "public" } },
+    });
+    cleanups.push(() => proxy.close());
+    const [serverSide, clientSide] = createMemoryTransportPair();
+    await proxy.connect(serverSide);
+    const client = await McpClient.connect({ transport: clientSide, protocolVersion });
+    cleanups.push(() => client.close());
+    return client.request<{ tools: { name: string }[]; ttlMs?: number; cacheScope?: string }>("tools/list");
+  }
+
+  it("a list that differs by caller is private to it, whatever the server's hints say", async () => {
+    const result = await listed([{ tools: "up/admin", callers: ["alice"], action: "allow" }], "2026-07-28");
+    expect(result.tools.map((tool) => tool.name)).toEqual(["open"]);
+    expect(result).toMatchObject({ ttlMs: 60_000, cacheScope: "private" });
+  });
+
+  it("a list the same for every caller keeps the server's hints; a session's list has none", async () => {
+    const same = await listed([{ tools: "up/admin", action: "deny" }], "2026-07-28");
+    expect(same.tools.map((tool) => tool.name)).toEqual(["open"]);
+    expect(same).toMatchObject({ ttlMs: 60_000, cacheScope: "public" });
+    const legacy = await listed([{ tools: "up/admin", callers: ["alice"], action: "allow" }], "2025-11-25");
+    expect(legacy.cacheScope).toBeUndefined();
+  });
+});
