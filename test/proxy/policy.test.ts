@@ -185,7 +185,7 @@ describe("names stay bound to their tools", () => {
 });
 
 describe("caching hints of a filtered tool list", () => {
-  async function listed(policy: PolicyRule[], protocolVersion: string) {
+  async function listed(policy: PolicyRule[], protocolVersion: "2026-07-28" | "2025-11-25") {
     const upstream = new McpServer({ name: "up", version: "1.0.0" })
       .tool("open", {}, () => "open")
       .tool("admin", {}, () => "admin");
