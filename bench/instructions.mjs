@@ -9,7 +9,7 @@
  *   node bench/instructions.mjs [--impl mcpkit] [--era legacy|modern] [--side server|client]
  *                               [--transport stdio|http] [--warmup N] [--base N] [--calls N]
  *                               [--top 0] [--baseline-ref REF] [--feature oauth|noop3|task]
- *                               [--middleware otel|noop3] [--stateless true]
+ *                               [--middleware otel|noop3] [--stateless true] [--predictable true]
  *
  * Two runs of the same side, one making `--base` calls and one making `--base` + `--calls`, after
  * `--warmup` calls each (stdio: 20,000, 5,000 and 20,000; HTTP: 5,000, 2,000 and 5,000); the
@@ -29,7 +29,12 @@
  * sdk-call` count the OpenTelemetry SDK's own floor instead, a span (or a call's span and
  * histogram value) per iteration of a loop (bench/lib/span-floor.mjs). `--stateless true` serves
  * mcpkit's HTTP endpoint with `stateless: true` (no sessions: after its `initialize`, each
- * 2025-11-25 call is served on a server session of its own). Needs valgrind (with callgrind_annotate).
+ * 2025-11-25 call is served on a server session of its own). `--predictable true` runs the counted
+ * node with V8's `--predictable` (one thread, no timer-driven collections): counts of a few hundred
+ * calls then repeat to within 1%, where otherwise a compilation or a collection landing in one run
+ * and not the other can swing them by more than the calls cost, even below zero; it is not the
+ * method of the README's figures (V8 compiles and collects differently). Needs valgrind (with
+ * callgrind_annotate).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -63,6 +68,7 @@ function options() {
     "baseline-ref": "",
     feature: "",
     stateless: "",
+    predictable: "",
   };
   for (let i = 0; i < args.length; i++) {
     const key = args[i].replace(/^--/, "");
@@ -76,6 +82,8 @@ function options() {
   if (o.stateless === "true" && (o.impl !== "mcpkit" || o.transport !== "http"))
     throw new Error("--stateless true is an option of mcpkit's HTTP server");
   o.stateless = o.stateless === "true";
+  if (!["", "true", "false"].includes(o.predictable)) throw new Error(`--predictable takes true or false`);
+  o.predictable = o.predictable === "true";
   if (o.feature) {
     // The cell of that transport, or the feature's only one (oauth and task are HTTP cells).
     const cells = FEATURE_CELLS.filter((c) => c.key.endsWith(`-${o.feature}`));
@@ -132,14 +140,18 @@ const serverConfig = (o) =>
     ...(o.stateless && { stateless: true }),
   });
 
-/** Starts `node --perf-basic-prof …args` under callgrind; returns the process and its output file. */
-function callgrind(dir, name, args, io, env) {
+/**
+ * Starts `node --perf-basic-prof …args` under callgrind, with `o.env` added to the environment and
+ * V8's `--predictable` when `o.predictable`; returns the process and its output file.
+ */
+function callgrind(dir, name, args, io, { env, predictable }) {
   const out = join(dir, `${name}.out`);
-  const child = spawn(
-    "valgrind",
-    ["--tool=callgrind", `--callgrind-out-file=${out}`, process.execPath, "--perf-basic-prof", ...args],
-    { cwd: ROOT, stdio: io, env: env ? { ...process.env, ...env } : process.env },
-  );
+  const node = [process.execPath, "--perf-basic-prof", ...(predictable ? ["--predictable"] : [])];
+  const child = spawn("valgrind", ["--tool=callgrind", `--callgrind-out-file=${out}`, ...node, ...args], {
+    cwd: ROOT,
+    stdio: io,
+    env: env ? { ...process.env, ...env } : process.env,
+  });
   child.once("error", () => {});
   return { child, out };
 }
@@ -151,7 +163,7 @@ async function driveStdioServer(dir, name, o, calls, root) {
     name,
     [join(root, "bench", "impl", o.impl, "server-stdio.mjs"), serverConfig(o)],
     ["pipe", "pipe", "ignore"],
-    o.env,
+    o,
   );
   let waiting;
   let gone;
@@ -254,7 +266,7 @@ async function driveHttpServer(dir, name, o, calls, root) {
     name,
     [join(root, "bench", "impl", o.impl, "server-http.mjs"), serverConfig(o)],
     ["ignore", "pipe", "ignore"],
-    o.env,
+    o,
   );
   const client = new RawHttpClient(await announcedUrl(child));
   const bearer = o.token ? { authorization: `Bearer ${o.token}` } : {};
@@ -311,7 +323,7 @@ async function driveTaskServer(dir, name, o, calls, root) {
     name,
     [join(root, "bench", "impl", o.impl, "server-http.mjs"), serverConfig(o)],
     ["ignore", "pipe", "ignore"],
-    o.env,
+    o,
   );
   try {
     const config = JSON.stringify({
@@ -369,7 +381,7 @@ async function driveClient(dir, name, o, calls, root) {
       name,
       [join(root, "bench", "impl", o.impl, "client.mjs"), config],
       "ignore",
-      o.env,
+      o,
     );
     const code = await new Promise((done) => child.once("exit", done));
     if (code !== 0) throw new Error(`the client under callgrind exited with ${code}`);
@@ -388,6 +400,7 @@ async function driveSdkFloor(dir, name, o, calls, root) {
     name,
     [join(root, "bench", "lib", "span-floor.mjs"), config],
     "ignore",
+    { predictable: o.predictable },
   );
   const code = await new Promise((done) => child.once("exit", done));
   if (code !== 0) throw new Error(`the SDK's floor under callgrind exited with ${code}`);
