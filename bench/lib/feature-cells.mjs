@@ -57,8 +57,12 @@ export const TASK_COUNTS = {
   quick: { warmup: 50, base: 20, calls: 50 },
 };
 
-/** Whether a variant's server is counted with these cells. */
-export const hasFeatureCells = (variant) => variant.impl === "mcpkit";
+/**
+ * Whether a variant's server is counted with these cells: mcpkit's untraced variants. A cell is
+ * counted without the variant's middleware (noop3 is a middleware of its own), so a traced
+ * variant's cells would be untraced counts divided by its traced plain cell.
+ */
+export const hasFeatureCells = (variant) => variant.impl === "mcpkit" && !variant.middleware;
 
 /**
  * Counts every feature cell of a variant with `count` (bench/instructions.mjs's

@@ -56,5 +56,10 @@ describe("instruction targets", () => {
     // The era and floor rows stay about plain calls.
     expect(rows.some((r) => r.label.startsWith("2026-07-28") && r.variant.endsWith("+otel"))).toBe(false);
     expect(rows.some((r) => r.label.startsWith("÷ floor") && r.variant.endsWith("+otel"))).toBe(false);
+    // Feature cells are counted untraced: a traced variant has none to divide by its traced call.
+    const featureRows = rows.filter(
+      (r) => r.cell.startsWith("http-server-") || r.cell.startsWith("stdio-server-"),
+    );
+    expect(new Set(featureRows.map((r) => r.variant))).toEqual(new Set(["mcpkit", "mcpkit@modern"]));
   });
 });
