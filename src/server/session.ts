@@ -62,6 +62,7 @@ export class ServerSession {
   private markInitialized!: () => void;
   /** Where the session's state is kept for the other replicas, when it is served by several. */
   private readonly shared: SharedSessionState | undefined;
+  private readonly extended = (method: string) => this.host.extends(method);
 
   constructor(
     private readonly host: SessionHost,
@@ -178,10 +179,8 @@ export class ServerSession {
     } catch (error) {
       return error as McpError;
     }
-    const refused = modern.admit(method, meta.protocolVersion, this.host.supportedVersions);
     // An extension's method is answered (or refused) by its own row.
-    if (refused?.code === ErrorCode.MethodNotFound && this.host.extends(method)) return meta;
-    return refused ?? meta;
+    return modern.admit(method, meta.protocolVersion, this.host.supportedVersions, this.extended) ?? meta;
   }
 
   /** Answers `initialize`: negotiates the revision and remembers the client. */

@@ -30,9 +30,15 @@ export interface ProtocolEra {
   /**
    * Whether a request for `method` is let through, or why not. `version` is the request's own
    * (stateless) or the session's negotiated one (`undefined` before `initialize`); `supported`
-   * the versions the server accepts.
+   * the versions the server accepts; `extended` whether an extension serves a method the
+   * revision lacks (let through: the extension answers or refuses it).
    */
-  admit(method: string, version: string | undefined, supported: readonly string[]): McpError | undefined;
+  admit(
+    method: string,
+    version: string | undefined,
+    supported: readonly string[],
+    extended?: (method: string) => boolean,
+  ): McpError | undefined;
   /** The sender's identity a request carries in `_meta` (-32602 when malformed); none in sessions. */
   readMeta(params: Record<string, unknown> | undefined): RequestMeta | undefined;
   /** A result as this era sends it. */

@@ -43,12 +43,13 @@ const ASKING: Record<string, (params: Record<string, unknown>) => unknown> = {
 export const modern: ProtocolEra = {
   name: "modern",
   versions: MODERN_VERSIONS,
-  admit(method, version, supported) {
+  admit(method, version, supported, extended) {
     const revision = version === undefined ? undefined : revisionOf(version);
     if (revision?.era !== "modern" || !supported.includes(revision.version)) {
       return unsupportedVersion(version ?? "", supported);
     }
-    if (revision.clientRequests.has(method)) return undefined;
+    // Asked before any error is made: an error captures a stack, and every tasks/get would pay it.
+    if (revision.clientRequests.has(method) || extended?.(method)) return undefined;
     return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method} (not in protocol ${version})`);
   },
   readMeta: readRequestMeta,
