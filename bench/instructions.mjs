@@ -12,8 +12,9 @@
  *                               [--middleware otel|noop3] [--stateless true] [--predictable true]
  *
  * Two runs of the same side, one making `--base` calls and one making `--base` + `--calls`, after
- * `--warmup` calls each (stdio: 20,000, 5,000 and 20,000; HTTP: 5,000, 2,000 and 5,000); the
- * difference in instructions, divided by `--calls`, is the cost of a call without start-up.
+ * `--warmup` calls each (stdio: 20,000, 5,000 and 20,000; HTTP: 5,000, 2,000 and 5,000; tasks:
+ * 2,000, 1,000 and 4,000); the difference in instructions, divided by `--calls`, is the cost of a
+ * call without start-up.
  * `--side server` runs the implementation's server script under callgrind, driven by a minimal
  * client (prepared requests written to its stdin one at a time, or POSTed through a keep-alive
  * `node:http` agent); `--side client` runs the implementation's bench client under callgrind
@@ -42,7 +43,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { baselineBuild } from "./lib/baseline.mjs";
-import { FEATURE_CELLS } from "./lib/feature-cells.mjs";
+import { FEATURE_CELLS, TASK_COUNTS } from "./lib/feature-cells.mjs";
 import { RawHttpClient } from "./lib/http-raw.mjs";
 import { startIssuer } from "./lib/oauth-issuer.mjs";
 
@@ -90,6 +91,8 @@ function options() {
     const cell = cells.find((c) => c.options.transport === o.transport) ?? cells[0];
     if (!cell) throw new Error(`--feature takes oauth, noop3 or task, not ${o.feature}`);
     Object.assign(o, cell.options);
+    // Fewer tasks than calls: the default store holds 10,000 tasks.
+    if (o.tasks) for (const [key, value] of Object.entries(TASK_COUNTS.full)) o[key] ||= value;
   }
   return withDefaults(o);
 }
