@@ -13,15 +13,19 @@ import { describeError, verbatim } from "./forward.js";
 import { forwardCall } from "./forward-call.js";
 import { forwardTask } from "./forward-task.js";
 import { UpstreamGate } from "./limits.js";
-import { composeCall, type ToolCallContext, type ToolCallMiddleware } from "./middleware.js";
+import {
+  type CallRoute,
+  callContext,
+  composeCall,
+  type ToolCallContext,
+  type ToolCallMiddleware,
+} from "./middleware.js";
 import type { MirrorOptions, Upstreams } from "./mirror.js";
 import type { Registered } from "./mirror-sync.js";
 import { NameBindings, shownAnnotations } from "./overrides.js";
 import type { ForwardedCalls } from "./questions.js";
 
 /** What a registered name calls: the tool as middlewares see it. */
-type Route = Pick<ToolCallContext, "server" | "tool" | "name" | "annotations" | "trusted">;
-
 /** A tool to register: the name clients see, and the upstream tool. */
 interface Wanted {
   name: string;
@@ -36,7 +40,7 @@ export class ToolMirror {
   private readonly bindings = new NameBindings();
   private readonly middlewares: ToolCallMiddleware[];
   /** The registered names, for the `tools/call` middleware. */
-  private readonly routes = new Map<string, Route>();
+  private readonly routes = new Map<string, CallRoute>();
   /** Each call's context, made by the middleware, for the forwarding step to fill in. */
   private readonly contexts = new WeakMap<RequestContext, ToolCallContext>();
   /** What follows the proxy's middlewares of a call: the server's own chain, then the tool. */
@@ -69,7 +73,7 @@ export class ToolMirror {
       const route = this.routes.get(call.params.name);
       const request = call.request;
       if (route === undefined || request === undefined) return next();
-      const ctx: ToolCallContext = { ...route, request, arguments: call.params.arguments ?? {} };
+      const ctx = callContext(route, request, call.params.arguments ?? {});
       this.contexts.set(request, ctx);
       this.proceed.set(ctx, () => {
         call.params = { ...call.params, arguments: ctx.arguments };
@@ -176,7 +180,7 @@ export class ToolMirror {
     const store = this.options.tasks;
     const task = store ? definition.execution?.taskSupport : undefined;
     const taskTarget = store && { ...target, store, client: () => this.upstreams.multi.client(tool.server) };
-    const route: Route = {
+    const route: CallRoute = {
       server,
       tool: definition.name,
       name,
@@ -198,9 +202,7 @@ export class ToolMirror {
       },
       (args, request) => {
         const made = this.contexts.get(request);
-        const ctx: ToolCallContext = made
-          ? { ...made, arguments: args }
-          : { ...route, request, arguments: args };
+        const ctx = callContext(made ?? route, request, args);
         const forwarded =
           taskTarget && request.task ? forwardTask(taskTarget, ctx) : forwardCall(target, ctx);
         if (!made) return forwarded;
