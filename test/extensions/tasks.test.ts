@@ -68,6 +68,28 @@ describe("tasks", () => {
         await server.close();
       });
 
+      it("shows a cancelled task's handler an aborted signal when it first looks after the cancellation", async () => {
+        const { server } = taskServer();
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let sawAborted: boolean | undefined;
+        server.tool("late", { task: "required" }, async (_args, ctx) => {
+          await gate;
+          sawAborted = ctx.signal.aborted;
+          return "late done";
+        });
+        const { client } = await connectInMemory(server, { protocolVersion });
+        const task = await client.callTool("late", {}, { task: true });
+        await task.cancel();
+        release();
+        await expect.poll(() => sawAborted).toBe(true);
+        expect((await task.status()).status).toBe("cancelled");
+        await client.close();
+        await server.close();
+      });
+
       it("asks for elicitation mid-run and goes on with the answer", async () => {
         const { server } = taskServer();
         const { client } = await connectInMemory(server, { protocolVersion, elicitation });

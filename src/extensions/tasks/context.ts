@@ -37,17 +37,12 @@ export class TaskContext extends RequestContext {
   override task: RunningTask | undefined = undefined;
   override startTask: (() => Promise<RunningTask>) | undefined = undefined;
   private link: TaskLink | undefined;
-  private readonly early = new AbortController();
+  /** The handler's signal, if it looked before its task started; made then (each costs). */
+  private early: AbortController | undefined;
 
-  constructor(call: RequestContext) {
+  constructor(private readonly call: RequestContext) {
     super(call.request, call.session);
     this.round = call.round;
-    // Until the task starts, the call's cancellation is the handler's.
-    const forward = () => {
-      if (!this.link) this.early.abort(call.request.signal.reason);
-    };
-    if (call.request.cancelled) forward();
-    else call.signal.addEventListener("abort", forward, { once: true });
   }
 
   /** From here on the handler runs as `link`'s task. */
@@ -55,11 +50,23 @@ export class TaskContext extends RequestContext {
     this.link = link;
     this.task = link;
     this.round = undefined;
-    link.signal.addEventListener("abort", () => this.early.abort(link.signal.reason), { once: true });
+    const early = this.early;
+    if (early) link.signal.addEventListener("abort", () => early.abort(link.signal.reason), { once: true });
   }
 
+  /** Until the task starts, the call's cancellation; then the task's. */
   override get signal(): AbortSignal {
-    return this.early.signal;
+    if (this.early) return this.early.signal;
+    if (this.link) return this.link.signal;
+    const early = new AbortController();
+    this.early = early;
+    const call = this.call;
+    const forward = () => {
+      if (!this.link) early.abort(call.request.signal.reason);
+    };
+    if (call.request.cancelled) forward();
+    else call.signal.addEventListener("abort", forward, { once: true });
+    return early.signal;
   }
 
   protected override get channel(): ReplyChannel {

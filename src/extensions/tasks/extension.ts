@@ -153,7 +153,7 @@ export function tasks(options: TasksOptions = {}): ServerExtension & { readonly 
         method: "tasks/result",
         eras: ["legacy"],
         handler: async (params, ctx) =>
-          legacyPayload(await runtime.terminal(await runtime.owned(params, ctx), ctx.signal)),
+          legacyPayload(await runtime.terminal(await runtime.owned(params, ctx), () => ctx.signal)),
       },
       {
         method: "tasks/list",

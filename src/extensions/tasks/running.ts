@@ -15,7 +15,10 @@ interface Waiting {
 
 /** A task this process runs: what cancels it, what it waits on, where its changes go. */
 export class Running implements TaskLink {
-  readonly controller = new AbortController();
+  /** Made on first use of `signal`: most handlers never look at it, and each costs. */
+  private controller: AbortController | undefined;
+  /** Why the task was stopped, once it was. */
+  private stopped: McpError | undefined;
   readonly waiting = new Map<string, Waiting>();
   private readonly used = new Set<string>();
   private asked = 0;
@@ -32,6 +35,10 @@ export class Running implements TaskLink {
   ) {}
 
   get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.stopped) this.controller.abort(this.stopped);
+    }
     return this.controller.signal;
   }
 
@@ -65,7 +72,7 @@ export class Running implements TaskLink {
     params: Record<string, unknown> | undefined,
     key: string | undefined,
   ): Promise<T> {
-    if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    if (this.stopped) return Promise.reject(this.stopped);
     this.asked++;
     // Keys are never reused over a task's life, so an answer always meets the question it answers.
     let name = key ?? `${method}#${this.asked}`;
@@ -83,12 +90,12 @@ export class Running implements TaskLink {
       const meta = { ...(params?._meta as object | undefined), [RELATED_TASK]: { taskId: this.id } };
       return await this.session.peer.request<T>(method, { ...params, _meta: meta }, { signal: this.signal });
     } finally {
-      if (!this.signal.aborted) await this.write({ status: "working" });
+      if (!this.stopped) await this.write({ status: "working" });
     }
   }
 
   async exchange<T>(run: (send: ClientSend) => Promise<T>): Promise<T> {
-    if (this.signal.aborted) throw this.signal.reason;
+    if (this.stopped) throw this.stopped;
     await this.write({ status: "input_required" });
     try {
       return await run((method, params, options) => {
@@ -97,7 +104,7 @@ export class Running implements TaskLink {
         return this.session.peer.request(method, { ...params, _meta: meta }, { ...options, signal });
       });
     } finally {
-      if (!this.signal.aborted) await this.write({ status: "working" });
+      if (!this.stopped) await this.write({ status: "working" });
     }
   }
 
@@ -137,7 +144,8 @@ export class Running implements TaskLink {
   /** Stops the handler: its signal aborts, and the questions it waits on fail. */
   abort(reason: string): void {
     const error = new McpError(ErrorCode.InternalError, reason);
-    this.controller.abort(error);
+    this.stopped ??= error;
+    this.controller?.abort(error);
     for (const waiting of this.waiting.values()) waiting.reject(error);
     this.waiting.clear();
   }

@@ -191,13 +191,16 @@ export class TaskRuntime {
     return cancelled ?? record;
   }
 
-  /** The task once it is terminal: waits for it to end here, or polls the store for it. */
-  async terminal(record: TaskRecord, signal: AbortSignal): Promise<TaskRecord> {
+  /**
+   * The task once it is terminal: waits for it to end here, or polls the store for it, `signal`
+   * aborting the polling (asked for only then: a request's signal is made on first use).
+   */
+  async terminal(record: TaskRecord, signal: () => AbortSignal): Promise<TaskRecord> {
     let current: TaskRecord | undefined = record;
     while (current && !isTerminal(current.status)) {
       const ended = this.ended.get(current.taskId);
       if (ended) await ended;
-      else await pause(current.pollInterval ?? this.settings.pollInterval, signal);
+      else await pause(current.pollInterval ?? this.settings.pollInterval, signal());
       current = await this.settings.store.get(current.taskId);
     }
     if (!current) throw new McpError(ErrorCode.InvalidParams, `Unknown task: ${record.taskId}`);
