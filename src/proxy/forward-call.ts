@@ -60,8 +60,8 @@ export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): 
   } else {
     call = start(target, ctx, subjectOf, stateless);
   }
-  // A stateless call outlives its round: the round's cancellation is passed on while it serves
-  // (heard without making the round's signal, which nothing else needs).
+  // The round's cancellation is passed on while it serves (a stateless call outlives its round),
+  // heard without making the round's signal, which nothing else needs.
   const controller = call.controller;
   const round = front.request;
   if (controller) {
@@ -95,6 +95,7 @@ export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): 
     return result;
   } finally {
     if (controller) round.whenCancelled = undefined;
+    call.release();
   }
 }
 
@@ -105,7 +106,7 @@ function start(
   subject: () => string,
   stateless: boolean,
 ): ForwardedCall {
-  const call = new ForwardedCall(ctx.request, callerKey(ctx), subject, stateless);
+  const call = new ForwardedCall(ctx.request, callerKey(ctx), subject, stateless, target.calls.signals);
   call.outcome = upstreamCall(target, ctx, call);
   // A stateless caller may never come back for the answer.
   call.outcome.catch(() => {});

@@ -20,6 +20,7 @@ import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
 import type { RequestContext } from "../server/context.js";
 import type { InputMethod } from "../server/input-round.js";
+import { SignalPool } from "./signal-pool.js";
 import { UpstreamTasks } from "./task-questions.js";
 
 /** What the proxy declares to every upstream: all it can forward to its clients. */
@@ -57,8 +58,12 @@ export class AbandonedCall extends McpError {
  */
 export class ForwardedCall {
   private ownId: string | undefined;
-  /** Aborts the upstream call: a stateless caller's call outlives the round that made it. */
+  /**
+   * Aborts the upstream call, when the call has its own signal: a stateless caller's call
+   * outlives the round that made it, and a pooled one is not the front request's.
+   */
   readonly controller: AbortController | undefined;
+  private released = false;
   /** The signal the upstream call is made with. */
   readonly signal: AbortSignal;
   readonly questions: Question[] = [];
@@ -80,11 +85,26 @@ export class ForwardedCall {
     readonly caller: string | undefined,
     /** The tool and arguments digest (asked only once a question comes): a later round must match it. */
     readonly subject: () => string,
-    stateless: boolean,
+    /** Whether the caller is stateless (2026-07-28): its later rounds continue this call. */
+    readonly stateless: boolean,
+    /** Where the call's controller comes from and goes back to; without one, a stateful call uses the front request's signal. */
+    private readonly pool?: SignalPool,
   ) {
     this.front = front;
-    if (stateless) this.controller = new AbortController();
+    if (pool) this.controller = pool.take();
+    else if (stateless) this.controller = new AbortController();
     this.signal = this.controller?.signal ?? front.signal;
+  }
+
+  /**
+   * Gives a pooled controller back, once the call ended and nothing else will abort it (the
+   * rounds no longer listen for cancellation). A call that asked questions keeps it: their
+   * handlers may still hold its signal.
+   */
+  release(): void {
+    if (!this.done || this.released || !this.pool || !this.controller) return;
+    this.released = true;
+    if (this.questions.length === 0) this.pool.give(this.controller);
   }
 
   /** The id, if it was made. */
@@ -208,6 +228,8 @@ export class ForwardedCalls {
   private readonly waiting = new Map<string, { call: ForwardedCall; timer: NodeJS.Timeout }>();
   /** Front tasks following an upstream task, by that task's id (see `UpstreamTasks`). */
   readonly tasks = new UpstreamTasks();
+  /** The controllers of forwarded calls, used again. */
+  readonly signals = new SignalPool();
 
   constructor(
     /** How long a stateless caller may take to come back with answers, in ms. */
@@ -238,8 +260,7 @@ export class ForwardedCalls {
    * cancelled if the caller does not come back within `inputTimeout`.
    */
   keep(call: ForwardedCall): void {
-    const controller = call.controller;
-    if (controller === undefined || this.waiting.has(call.id)) return;
+    if (!call.stateless || this.waiting.has(call.id)) return;
     const timer = setTimeout(() => call.abandon(), this.inputTimeout);
     timer.unref();
     this.waiting.set(call.id, { call, timer });

@@ -1,0 +1,29 @@
+/**
+ * Abort controllers of forwarded calls, used again once a call is over. Every call needs a signal
+ * (it cancels the upstream call and tells a stateless upstream's questions which call they belong
+ * to), and on Node 20 a signal that is listened to or used as a map key costs the proxy a few new
+ * hidden classes: about a fifth of a proxied call's instructions.
+ */
+import { getEventListeners } from "node:events";
+
+/** The most controllers kept for reuse: more than calls in flight at once only costs memory. */
+const KEPT = 64;
+
+export class SignalPool {
+  private readonly free: AbortController[] = [];
+
+  /** A controller whose signal has not aborted and has no listeners. */
+  take(): AbortController {
+    return this.free.pop() ?? new AbortController();
+  }
+
+  /**
+   * Gives a controller back once nothing aborts it any more. One that aborted, or whose signal
+   * someone still listens to, is dropped: whoever holds it must never see a later call's abort.
+   */
+  give(controller: AbortController): void {
+    if (this.free.length >= KEPT || controller.signal.aborted) return;
+    if (getEventListeners(controller.signal, "abort").length > 0) return;
+    this.free.push(controller);
+  }
+}
