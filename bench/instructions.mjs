@@ -149,7 +149,9 @@ const serverConfig = (o) =>
  */
 function callgrind(dir, name, args, io, { env, predictable }) {
   const out = join(dir, `${name}.out`);
-  const node = [process.execPath, "--perf-basic-prof", ...(predictable ? ["--predictable"] : [])];
+  // --perf-basic-prof turns on V8's log too: kept with the output, not in the checkout.
+  const log = [`--logfile=${join(dir, `${name}.v8.log`)}`, "--no-logfile-per-isolate"];
+  const node = [process.execPath, "--perf-basic-prof", ...log, ...(predictable ? ["--predictable"] : [])];
   const child = spawn("valgrind", ["--tool=callgrind", `--callgrind-out-file=${out}`, ...node, ...args], {
     cwd: ROOT,
     stdio: io,

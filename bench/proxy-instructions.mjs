@@ -51,6 +51,9 @@ async function drive(dir, name, calls) {
       `--callgrind-out-file=${out}`,
       process.execPath,
       "--perf-basic-prof",
+      // --perf-basic-prof turns on V8's log too: kept with the output, not in the checkout.
+      `--logfile=${join(dir, `${name}.v8.log`)}`,
+      "--no-logfile-per-isolate",
       join(ROOT, "dist/cli/main.js"),
       "proxy",
       ...audit,
