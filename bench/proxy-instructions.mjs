@@ -7,10 +7,13 @@
  * start-up. Run after `npm run build`:
  *
  *   node bench/proxy-instructions.mjs [--era modern|legacy] [--warmup 3000] [--base 1000]
- *                                     [--calls 4000] [--audit] [--top 0]
+ *                                     [--calls 4000] [--audit] [--predictable] [--top 0]
  *
- * `--audit` gives the proxy an audit log in a temporary folder. `--top N` lists the N functions
- * that cost most per call.
+ * `--audit` gives the proxy an audit log in a temporary folder. `--predictable` runs the proxy
+ * with V8's `--predictable` (one thread, no timer-driven collections): its counts then repeat,
+ * where otherwise a collection that falls in one run and not the other moves them by a quarter;
+ * compare them with `bench/instructions.mjs --predictable true` counts. `--top N` lists the N
+ * functions that cost most per call.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -31,6 +34,7 @@ const BASE = Number(option("--base", 1_000));
 const CALLS = Number(option("--calls", 4_000));
 const TOP = Number(option("--top", 0));
 const AUDIT = args.includes("--audit");
+const PREDICTABLE = args.includes("--predictable");
 
 const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -54,6 +58,7 @@ async function drive(dir, name, calls) {
       // --perf-basic-prof turns on V8's log too: kept with the output, not in the checkout.
       `--logfile=${join(dir, `${name}.v8.log`)}`,
       "--no-logfile-per-isolate",
+      ...(PREDICTABLE ? ["--predictable"] : []),
       join(ROOT, "dist/cli/main.js"),
       "proxy",
       ...audit,
@@ -125,7 +130,7 @@ try {
   const b = costs(large);
   const perCall = (x, y) => (y - x) / CALLS;
   process.stdout.write(
-    `mcpkit proxy ${ERA} stdio${AUDIT ? " --audit" : ""}: ${Math.round(perCall(a.total, b.total))} instructions per call\n`,
+    `mcpkit proxy ${ERA} stdio${AUDIT ? " --audit" : ""}${PREDICTABLE ? " --predictable" : ""}: ${Math.round(perCall(a.total, b.total))} instructions per call\n`,
   );
   const names = new Set([...a.byName.keys(), ...b.byName.keys()]);
   const rows = [...names]
