@@ -47,8 +47,14 @@ export class OAuthSession implements HttpAuthorizer {
   private readonly sent = new WeakMap<AuthorizedRequest, string>();
   /** How many times tokens were obtained or refreshed. */
   private obtained = 0;
-  /** Authorizations in a row whose token the server refused again (reset when it accepts one). */
+  /**
+   * Authorizations in a row whose token the server refused again; reset when a request it refused
+   * goes through. Another request's success does not reset it: a server that accepts `initialize`
+   * but refuses `tools/list` for its scope would otherwise get a fresh round of step-ups.
+   */
   private refusedInARow = 0;
+  /** The requests refused with a challenge, until they go through. */
+  private readonly refused = new WeakSet<AuthorizedRequest>();
 
   constructor(server: string | URL, options: OAuthOptions = {}, base: { fetch?: typeof fetch } = {}) {
     this.server = new URL(server);
@@ -119,6 +125,7 @@ export class OAuthSession implements HttpAuthorizer {
       return true;
     }
     if (challenge.status === 403 && error !== "insufficient_scope") return false;
+    this.refused.add(request);
     const current = this.state?.tokens?.access_token;
     // Another request got or renewed the token since this one was sent (with none, or an older
     // one): sending it again is enough, and starting another authorization would not count.
@@ -142,6 +149,7 @@ export class OAuthSession implements HttpAuthorizer {
   }
 
   accepted(request: AuthorizedRequest): void {
+    if (!this.refused.delete(request)) return;
     const sentToken = this.sent.get(request);
     if (sentToken !== undefined && sentToken === this.state?.tokens?.access_token) this.refusedInARow = 0;
   }

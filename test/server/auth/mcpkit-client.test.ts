@@ -5,6 +5,7 @@
  * against a server that requires them with nonces.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OAuthSession } from "../../../src/client/auth/session.js";
 import { McpClient } from "../../../src/client/index.js";
 import { McpServer } from "../../../src/server/index.js";
 import type { HttpServerHandle } from "../../../src/transports/http/server/index.js";
@@ -63,6 +64,44 @@ describe("mcpkit's OAuth client against a protected mcpkit server", () => {
       }
     });
   }
+
+  it("keeps counting step-ups when other requests go through between them", async () => {
+    // A server that accepts initialize but refuses tools/list for its scope: the first request's
+    // refusal, a success of another, then the next request's refusals. That success must not
+    // give the next one a fresh round of authorizations (at most 3 in a row, the default).
+    const session = new OAuthSession(handle.url, {
+      clientId: AGENT.clientId,
+      clientSecret: AGENT.clientSecret,
+      grant: { type: "client_credentials" },
+      scopes: ["mcp:tools"],
+      dpop: false,
+    });
+    const unauthorized = await fetch(handle.url, { method: "POST" });
+    const first = {
+      status: 401,
+      wwwAuthenticate: unauthorized.headers.get("www-authenticate") ?? undefined,
+      dpopNonce: undefined,
+    };
+    const forbidden = {
+      status: 403,
+      wwwAuthenticate: 'Bearer error="insufficient_scope", scope="mcp:tools"',
+      dpopNonce: undefined,
+    };
+    const request = () => ({ method: "POST" as const, url: new URL(handle.url) });
+    const discover = request();
+    await session.headers(discover);
+    await expect(session.challenged(first, discover, 0)).resolves.toBe(true);
+    await session.headers(discover);
+    await expect(session.challenged(forbidden, discover, 1)).resolves.toBe(true);
+    const initialize = request();
+    await session.headers(initialize);
+    session.accepted(initialize);
+    const list = request();
+    await session.headers(list);
+    await expect(session.challenged(forbidden, list, 0)).resolves.toBe(true);
+    await session.headers(list);
+    await expect(session.challenged(forbidden, list, 1)).rejects.toThrow("after 3 authorizations");
+  });
 
   it("gets its own token with client credentials", async () => {
     const client = await McpClient.connect({
