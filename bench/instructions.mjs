@@ -79,12 +79,12 @@ function options() {
     o[key] = typeof o[key] === "number" ? Number(value) : value;
   }
   if (o["baseline-ref"] && o.impl !== "mcpkit") throw new Error("--baseline-ref compares builds of mcpkit");
-  if (!["", "true", "false"].includes(o.stateless)) throw new Error(`--stateless takes true or false`);
-  if (o.stateless === "true" && (o.impl !== "mcpkit" || o.transport !== "http"))
+  for (const flag of ["stateless", "predictable"]) {
+    if (!["", "true", "false"].includes(o[flag])) throw new Error(`--${flag} takes true or false`);
+    o[flag] = o[flag] === "true";
+  }
+  if (o.stateless && (o.impl !== "mcpkit" || o.transport !== "http"))
     throw new Error("--stateless true is an option of mcpkit's HTTP server");
-  o.stateless = o.stateless === "true";
-  if (!["", "true", "false"].includes(o.predictable)) throw new Error(`--predictable takes true or false`);
-  o.predictable = o.predictable === "true";
   if (o.feature) {
     // The cell of that transport, or the feature's only one (oauth and task are HTTP cells).
     const cells = FEATURE_CELLS.filter((c) => c.key.endsWith(`-${o.feature}`));

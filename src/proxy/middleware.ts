@@ -36,7 +36,7 @@ export type ToolCallMiddleware = (
   next: () => Promise<CallToolResult>,
 ) => Promise<CallToolResult>;
 
-/** What a call's context takes from its tool's route. */
+/** What a registered name calls, as a call's context takes it from its tool's route. */
 export type CallRoute = Pick<ToolCallContext, "server" | "tool" | "name" | "annotations" | "trusted">;
 
 /**

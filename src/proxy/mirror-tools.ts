@@ -25,7 +25,6 @@ import type { Registered } from "./mirror-sync.js";
 import { NameBindings, shownAnnotations } from "./overrides.js";
 import type { ForwardedCalls } from "./questions.js";
 
-/** What a registered name calls: the tool as middlewares see it. */
 /** A tool to register: the name clients see, and the upstream tool. */
 interface Wanted {
   name: string;
