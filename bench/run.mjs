@@ -7,7 +7,7 @@
  *   node bench/run.mjs --quick              a smoke run with tiny counts (2 repetitions)
  *   options: --reps N  --scenarios a,b  --impls floor,mcpkit,sdk-v2@modern  --out PREFIX
  *            --cpu-prof server|client|both  --scale N  --pin auto|same|split|none
- *            --timeout SECONDS  --baseline-ref REF  --list
+ *            --timeout SECONDS  --baseline-ref REF  --jobs N  --list
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
@@ -41,6 +41,7 @@ function parseArgs(argv) {
     else if (arg === "--scale") options.scale = Number(value());
     else if (arg === "--pin") options.pin = value();
     else if (arg === "--baseline-ref") options.baselineRef = value();
+    else if (arg === "--jobs") options.jobs = Number(value());
     else if (arg === "--list") options.list = true;
     else if (arg === "--help" || arg === "-h") options.help = true;
     else throw new Error(`unknown option ${arg} (try --help)`);
@@ -264,7 +265,7 @@ function usage() {
          .map((v) => v.id)
          .join(",")}]
        [--out PREFIX] [--cpu-prof server|client|both] [--scale N] [--pin auto|same|split|none] [--timeout SECONDS]
-       [--baseline-ref REF] [--list]
+       [--baseline-ref REF] [--jobs N] [--list]
 `);
 }
 
@@ -324,6 +325,9 @@ async function main() {
   if (!["auto", "same", "split", "none", undefined].includes(options.pin)) {
     throw new Error(`--pin takes auto, same, split or none, not ${options.pin}`);
   }
+  const jobs = options.jobs ?? 1;
+  if (!Number.isInteger(jobs) || jobs < 1)
+    throw new Error(`--jobs takes a whole number ≥ 1, not ${options.jobs}`);
   // Pinning needs taskset (util-linux) and two CPUs; without them the scheduler decides.
   options.taskset = options.pin !== "none" && cpus().length >= 2 && hasTaskset();
   const reps = options.reps ?? (options.quick ? 2 : 5);
@@ -338,6 +342,7 @@ async function main() {
     repetitions: reps,
     scale: options.scale ?? 1,
     pin: options.taskset ? (options.pin ?? "auto") : "none",
+    jobs,
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
     cpu: `${cpus()[0]?.model ?? "?"} × ${cpus().length}`,
@@ -356,7 +361,7 @@ async function main() {
   const runs = [];
   const started = performance.now();
   process.stderr.write(
-    `bench: ${meta.mode}, ${reps} repetitions × ${scenarios.length} scenarios × ${variants.length} implementations (interleaved)${countInstructions ? ", then instruction counts" : ""}\n`,
+    `bench: ${meta.mode}, ${reps} repetitions × ${scenarios.length} scenarios × ${variants.length} implementations (interleaved)${countInstructions ? `, then instruction counts${jobs > 1 ? `, ${jobs} variants at a time` : ""}` : ""}\n`,
   );
   for (let rep = 0; rep < reps; rep++) {
     for (const scenario of scenarios) {
@@ -394,6 +399,7 @@ async function main() {
     const counted = await instructionRuns(variants, {
       quick: options.quick,
       log: (line) => process.stderr.write(`${line}\n`),
+      jobs,
     });
     if (counted.skipped) {
       meta.instructionsSkipped = counted.skipped;

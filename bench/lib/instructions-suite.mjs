@@ -126,57 +126,71 @@ export const INSTRUCTION_TARGETS = [
 ];
 
 /**
- * Counts every cell for every variant and those `tracingVariants` adds; resolves with runs shaped
- * like the timed scenarios' (`{ scenario: "instructions", variant, ok, metrics }`) and the added
- * variants, or no runs, with a reason, without valgrind.
+ * Counts every cell for every variant and those `tracingVariants` adds, `jobs` variants at a time
+ * (callgrind counts instructions, not time, so counts side by side do not disturb one another);
+ * resolves with runs shaped like the timed scenarios' (`{ scenario: "instructions", variant, ok,
+ * metrics }`) in the order of the variants, and the added variants, or no runs, with a reason,
+ * without valgrind.
  */
-export async function instructionRuns(variants, { quick, log }) {
+export async function instructionRuns(variants, { quick, log, jobs = 1 }) {
   if (!hasValgrind())
     return { runs: [], variants: [], skipped: "valgrind is not installed: instruction counts not measured" };
   const full = COUNTS[quick ? "quick" : "full"];
-  const runs = [];
   const added = tracingVariants(variants);
-  for (const variant of [...variants, ...added]) {
-    const run = { scenario: "instructions", variant: variant.id, rep: 1, position: 1, metrics: {} };
-    const t0 = performance.now();
-    const counts = countsOf(variant, full, quick);
-    try {
-      let sdkFloor;
-      for (const cell of CELLS) {
-        // The SDK's floor is one loop, whatever the cell.
-        if (variant.sdkFloor)
-          sdkFloor ??= await countInstructions({ impl: "mcpkit", side: "sdk-call", ...counts.stdio });
-        const { perCall } = variant.sdkFloor
-          ? sdkFloor
-          : await countInstructions({
-              impl: variant.impl,
-              era: variant.era,
-              root: variant.root,
-              middleware: variant.middleware,
-              ...cell,
-              ...counts[cell.transport],
-            });
-        run.metrics[cellKey(cell)] = perCall;
-        log(`[instructions] ${variant.id.padEnd(14)} ${cellKey(cell).padEnd(12)} ${Math.round(perCall)}`);
-      }
-      if (hasFeatureCells(variant))
-        await countFeatureCells(variant, {
-          quick,
-          counts,
-          count: countInstructions,
-          metrics: run.metrics,
-          log,
-        });
-      run.ok = true;
-    } catch (error) {
-      run.ok = false;
-      run.error = error instanceof Error ? error.message : String(error);
-      log(`[instructions] ${variant.id} FAILED: ${run.error.split("\n")[0].slice(0, 300)}`);
+  const all = [...variants, ...added];
+  // Each worker takes the next variant; a run goes in its variant's slot, whichever ends first.
+  const runs = new Array(all.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < all.length) {
+      const index = next++;
+      runs[index] = await countVariant(all[index], { full, quick, log });
     }
-    run.wallMs = performance.now() - t0;
-    runs.push(run);
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, all.length) }, worker));
   return { runs, variants: added };
+}
+
+/** One variant's run: its cells one after another, then its feature cells. */
+async function countVariant(variant, { full, quick, log }) {
+  const run = { scenario: "instructions", variant: variant.id, rep: 1, position: 1, metrics: {} };
+  const t0 = performance.now();
+  const counts = countsOf(variant, full, quick);
+  try {
+    let sdkFloor;
+    for (const cell of CELLS) {
+      // The SDK's floor is one loop, whatever the cell.
+      if (variant.sdkFloor)
+        sdkFloor ??= await countInstructions({ impl: "mcpkit", side: "sdk-call", ...counts.stdio });
+      const { perCall } = variant.sdkFloor
+        ? sdkFloor
+        : await countInstructions({
+            impl: variant.impl,
+            era: variant.era,
+            root: variant.root,
+            middleware: variant.middleware,
+            ...cell,
+            ...counts[cell.transport],
+          });
+      run.metrics[cellKey(cell)] = perCall;
+      log(`[instructions] ${variant.id.padEnd(14)} ${cellKey(cell).padEnd(12)} ${Math.round(perCall)}`);
+    }
+    if (hasFeatureCells(variant))
+      await countFeatureCells(variant, {
+        quick,
+        counts,
+        count: countInstructions,
+        metrics: run.metrics,
+        log,
+      });
+    run.ok = true;
+  } catch (error) {
+    run.ok = false;
+    run.error = error instanceof Error ? error.message : String(error);
+    log(`[instructions] ${variant.id} FAILED: ${run.error.split("\n")[0].slice(0, 300)}`);
+  }
+  run.wallMs = performance.now() - t0;
+  return run;
 }
 
 /** Every instruction target for the variants measured: `{ label, variant, cell, value, met }`. */

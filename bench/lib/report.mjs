@@ -199,7 +199,7 @@ function markdown(
   );
   line();
   line(
-    `${meta.mode} mode${(meta.scale ?? 1) !== 1 ? ` with throughput counts ×${meta.scale}` : ""}, ${meta.repetitions} repetitions, processes pinned: ${meta.pin ?? "none"} (see bench/README.md), implementations interleaved round-robin in every repetition, fresh processes for every measurement; ${meta.durationSec} s in all.`,
+    `${meta.mode} mode${(meta.scale ?? 1) !== 1 ? ` with throughput counts ×${meta.scale}` : ""}, ${meta.repetitions} repetitions, processes pinned: ${meta.pin ?? "none"} (see bench/README.md), implementations interleaved round-robin in every repetition, fresh processes for every measurement${(meta.jobs ?? 1) > 1 ? `; instruction counts ${meta.jobs} variants at a time` : ""}; ${meta.durationSec} s in all.`,
   );
   line(
     `Node ${meta.node}, ${meta.platform}, ${meta.cpu}, ${meta.memoryGiB} GiB; load average ${meta.loadAverageAtStart.join(" ")} at the start, ${meta.loadAverageAtEnd.join(" ")} at the end.`,
