@@ -4,7 +4,36 @@
  * object each time, which would otherwise be serialized again for each message.
  */
 
-const FIXED = new WeakMap<object, string>();
+/** Returns the object it is given from `super()`, so that a subclass adds its fields to that object. */
+class Stamp {
+  constructor(target: object) {
+    // biome-ignore lint/correctness/noConstructorReturn: the point of the class
+    return target;
+  }
+}
+
+/**
+ * The JSON of a kept `_meta`, in a private field of the `_meta` object itself: serializing,
+ * spreading and listing keys never see it, and a copy made with a spread has none. Kept in a
+ * `WeakMap`, each request's copy with its progress token cost an entry that every young collection
+ * had to walk.
+ */
+class KeptJson extends Stamp {
+  readonly #json: string;
+  private constructor(target: object, json: string) {
+    super(target);
+    this.#json = json;
+  }
+  /** Keeps `json` with `target` (before it is frozen: a frozen object takes no new fields). */
+  static keep<T extends object>(target: T, json: string): T {
+    new KeptJson(target, json);
+    return target;
+  }
+  /** The JSON kept with `value`, if it is a kept `_meta`. */
+  static of(value: object): string | undefined {
+    return #json in value ? (value as KeptJson).#json : undefined;
+  }
+}
 
 /** Freezes `value` and everything in it, however deep (a loop, not recursion). */
 export function deepFreeze<T>(value: T): T {
@@ -24,26 +53,24 @@ export function deepFreeze<T>(value: T): T {
  */
 export function fixedJson<T extends object>(value: T): Readonly<T> {
   const json = JSON.stringify(value);
-  const copy = deepFreeze(JSON.parse(json) as T);
-  FIXED.set(copy, json);
-  return copy;
+  return deepFreeze(KeptJson.keep(JSON.parse(json) as T, json));
 }
 
 /**
- * `meta` with one more member (a request's `progressToken`), frozen like `meta`. When `meta` was
- * made by `fixedJson`, the copy's JSON is its JSON with that member added, not walked again.
+ * `meta` with a request's `progressToken`, frozen like `meta`. When `meta` was made by
+ * `fixedJson`, the copy's JSON is its JSON with the token added, not walked again.
  */
-export function withMember(
+export function withProgressToken(
   meta: Readonly<Record<string, unknown>>,
-  key: string,
-  value: string | number,
+  token: string | number,
 ): Readonly<Record<string, unknown>> {
-  const fixed = FIXED.get(meta);
-  if (fixed === undefined || Object.hasOwn(meta, key)) return { ...meta, [key]: value };
-  const copy = Object.freeze({ ...meta, [key]: value });
-  const member = `${JSON.stringify(key)}:${JSON.stringify(value)}}`;
-  FIXED.set(copy, fixed === "{}" ? `{${member}` : `${fixed.slice(0, -1)},${member}`);
-  return copy;
+  const fixed = KeptJson.of(meta);
+  const copy = { ...meta, progressToken: token };
+  if (fixed === undefined || Object.hasOwn(meta, "progressToken")) return copy;
+  const member = `"progressToken":${typeof token === "number" ? token : JSON.stringify(token)}}`;
+  return Object.freeze(
+    KeptJson.keep(copy, fixed === "{}" ? `{${member}` : `${fixed.slice(0, -1)},${member}`),
+  );
 }
 
 /**
@@ -58,7 +85,7 @@ export function messageJson(message: object): string {
   const body = (message as Record<string, unknown>)[last];
   if (typeof body !== "object" || body === null) return JSON.stringify(message);
   const meta = (body as Record<string, unknown>)._meta;
-  const fixed = typeof meta === "object" && meta !== null ? FIXED.get(meta) : undefined;
+  const fixed = typeof meta === "object" && meta !== null ? KeptJson.of(meta) : undefined;
   // Splicing cuts the text, which copies it: for a long message that costs more than it saves.
   if (
     fixed === undefined ||

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixedJson, messageJson, withMember } from "../../src/jsonrpc/fixed-json.js";
+import { fixedJson, messageJson, withProgressToken } from "../../src/jsonrpc/fixed-json.js";
 import { MessageParser } from "../../src/jsonrpc/message-parser.js";
 
 const identity = {
@@ -221,6 +221,17 @@ describe("messageJson", () => {
     );
   });
 
+  it("keeps the JSON out of sight: a kept _meta is a plain object, and a copy of it a plain one without the JSON", () => {
+    const meta = fixedJson(identity);
+    expect(Object.getPrototypeOf(meta)).toBe(Object.prototype);
+    expect(Object.keys(meta)).toEqual(Object.keys(identity));
+    // A copy changed after it was made is serialized as it is, not with the original's JSON.
+    const copy: Record<string, unknown> = { ...meta, extra: 1 };
+    const message = { jsonrpc: "2.0", id: 1, method: "ping", params: { _meta: copy } };
+    expect(messageJson(message)).toBe(JSON.stringify(message));
+    expect(JSON.parse(messageJson(message)).params._meta.extra).toBe(1);
+  });
+
   it("round-trips through a MessageParser", () => {
     const meta = fixedJson(identity);
     const parser = new MessageParser();
@@ -230,16 +241,15 @@ describe("messageJson", () => {
     }
   });
 
-  it("withMember adds a progress token to a kept _meta, serialized as JSON.stringify would", () => {
+  it("withProgressToken adds a progress token to a kept _meta, serialized as JSON.stringify would", () => {
     const meta = fixedJson(identity);
     const empty = fixedJson({});
     const messages = [1, 2].map((id) => ({
       jsonrpc: "2.0",
       id,
       method: "tools/call",
-      params: { name: "echo", _meta: withMember(meta, "progressToken", id) },
+      params: { name: "echo", _meta: withProgressToken(meta, id) },
     }));
-    // The older copy is no longer the one kept: it is serialized in full, the same text.
     for (const message of [messages[1]!, messages[0]!]) {
       expect(messageJson(message)).toBe(JSON.stringify(message));
     }
@@ -247,14 +257,14 @@ describe("messageJson", () => {
       jsonrpc: "2.0",
       id: 3,
       method: "ping",
-      params: { _meta: withMember(empty, "progressToken", "t") },
+      params: { _meta: withProgressToken(empty, "t") },
     };
     expect(messageJson(alone)).toBe(JSON.stringify(alone));
     expect(Object.isFrozen(messages[1]!.params._meta)).toBe(true);
     expect(meta).not.toHaveProperty("progressToken");
     // Not a kept one, or one that has the member already: a plain copy.
-    const plain = withMember({ a: 1 }, "progressToken", 4);
+    const plain = withProgressToken({ a: 1 }, 4);
     expect(plain).toEqual({ a: 1, progressToken: 4 });
-    expect(withMember(fixedJson({ progressToken: 1 }), "progressToken", 5)).toEqual({ progressToken: 5 });
+    expect(withProgressToken(fixedJson({ progressToken: 1 }), 5)).toEqual({ progressToken: 5 });
   });
 });

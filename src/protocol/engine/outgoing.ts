@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import { withMember } from "../../jsonrpc/fixed-json.js";
+import { withProgressToken } from "../../jsonrpc/fixed-json.js";
 import type { RequestId } from "../../jsonrpc/messages.js";
 import type { Progress } from "../types/base.js";
 import type { Deadlines, Expiring } from "./deadlines.js";
@@ -73,7 +73,7 @@ export class OutgoingRequest implements Expiring {
     // A stateless request's kept identity `_meta` keeps its JSON with the token added.
     return {
       ...params,
-      _meta: meta ? withMember(meta, "progressToken", this.id) : { progressToken: this.id },
+      _meta: meta ? withProgressToken(meta, this.id) : { progressToken: this.id },
     };
   }
 
