@@ -61,4 +61,13 @@ console.log(`  → ${(await client.callTool("workspace", {})).text()}`);
 client.setRoots([{ uri: "file:///other", name: "other" }]); // sends notifications/roots/list_changed
 console.log(`  → ${(await client.callTool("workspace", {})).text()}`);
 
+// The same tool as an agent's tool: `invoke` gives what a model reads, `call` the server's result
+// as it came (for code that passes it on).
+const workspace = (await client.asTools()).find((tool) => tool.name === "workspace");
+if (workspace) {
+  const output = await workspace.invoke({});
+  const result = await workspace.call({});
+  console.log(`as a tool: ${JSON.stringify(output.text)}; as it came: ${JSON.stringify(result.content)}`);
+}
+
 await client.close();

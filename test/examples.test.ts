@@ -101,6 +101,9 @@ describe("the examples, as built from examples/", () => {
     );
     expect(stdout).toContain("resource updated: notes://index");
     expect(stdout).toContain("→ work: file:///work\n  → other: file:///other");
+    expect(stdout).toContain(
+      'as a tool: "other: file:///other"; as it came: [{"type":"text","text":"other: file:///other"}]',
+    );
   });
 
   it("the MCP App's host finds a tool's UI, reads and checks it, and hides app-only tools from the model", {

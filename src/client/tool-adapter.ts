@@ -57,6 +57,12 @@ export class ToolError extends Error {
 export interface McpTool extends AgentTool {
   /** The tool as the server listed it (its own name, annotations, output schema…). */
   readonly definition: McpToolDescription;
+  /**
+   * Calls the tool as `invoke` does (timeouts, progress, cancellation) and gives the server's
+   * result as it came: for code that passes results on, such as a proxy, rather than to a model.
+   * `isError` results resolve, whatever `throwOnToolError` says.
+   */
+  call(args: Record<string, unknown>, options?: ToolInvokeOptions): Promise<ToolResult>;
 }
 
 /** A tool result as the model should read it. */
@@ -82,23 +88,30 @@ function noProgress(): void {}
  */
 export function mcpTool(caller: ToolCaller, tool: McpToolDescription, options: McpToolOptions = {}): McpTool {
   const name = options.name ?? tool.name;
+  const cap = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
+  const resetTimeoutOnProgress = options.resetTimeoutOnProgress ?? true;
+  const call = (
+    args: Record<string, unknown>,
+    invokeOptions: ToolInvokeOptions = {},
+  ): Promise<ToolResult> => {
+    const timeout = invokeOptions.timeout ?? options.timeout;
+    return caller.callTool(tool.name, args, {
+      signal: invokeOptions.signal,
+      // Progress is always asked for: it is what keeps a long call's timeout from expiring.
+      onProgress: invokeOptions.onProgress ?? noProgress,
+      timeout,
+      resetTimeoutOnProgress,
+      maxTotalTimeout: timeout === undefined ? cap : Math.max(cap, timeout),
+    });
+  };
   return {
     name,
     description: tool.description ?? tool.title ?? "",
     inputSchema: tool.inputSchema,
     definition: tool,
-    async invoke(args: Record<string, unknown>, invokeOptions: ToolInvokeOptions = {}): Promise<ToolOutput> {
-      const timeout = invokeOptions.timeout ?? options.timeout;
-      const cap = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
-      const result = await caller.callTool(tool.name, args, {
-        signal: invokeOptions.signal,
-        // Progress is always asked for: it is what keeps a long call's timeout from expiring.
-        onProgress: invokeOptions.onProgress ?? noProgress,
-        timeout,
-        resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
-        maxTotalTimeout: timeout === undefined ? cap : Math.max(cap, timeout),
-      });
-      const output = toToolOutput(result, name);
+    call,
+    async invoke(args: Record<string, unknown>, invokeOptions?: ToolInvokeOptions): Promise<ToolOutput> {
+      const output = toToolOutput(await call(args, invokeOptions), name);
       if (output.isError && options.throwOnToolError) throw new ToolError(name, output);
       return output;
     },
