@@ -251,7 +251,12 @@ export class McpClient {
         params.task = typeof asked === "object" ? { ...asked } : {};
       }
     }
-    const { task: _task, ...requestOptions } = options ?? {};
+    // Copied without `task` only when there is one: most calls pass their options on as they are.
+    let requestOptions: RequestOptions | undefined = options;
+    if (options?.task !== undefined) {
+      const { task: _task, ...rest } = options;
+      requestOptions = rest;
+    }
     // A promise the map returns (a task's result) is adopted by the one `send` returns.
     return this.send("tools/call", params, requestOptions, (result: CallToolResult) => {
       const created = createdTask(result as Record<string, unknown>);

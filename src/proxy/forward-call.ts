@@ -8,7 +8,7 @@
  * that same call rather than starting another, so the upstream runs the call once.
  */
 import type { MultiServerTool } from "../client/multi/router.js";
-import type { ToolOutput } from "../client/tool.js";
+import type { ToolResult } from "../client/tool-result.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
 import { digestArguments } from "./audit.js";
@@ -90,7 +90,7 @@ export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): 
         if (error instanceof AbandonedCall) throw error;
       }
     }
-    const result = await call.outcome;
+    const result = call.outcome();
     ctx.resultSize = call.resultSize;
     return result;
   } finally {
@@ -107,33 +107,30 @@ function start(
   stateless: boolean,
 ): ForwardedCall {
   const call = new ForwardedCall(ctx.request, callerKey(ctx), subject, stateless, target.calls.signals);
-  call.outcome = upstreamCall(target, ctx, call);
-  // A stateless caller may never come back for the answer.
-  call.outcome.catch(() => {});
+  void upstreamCall(target, ctx, call);
   return call;
 }
 
 /**
  * The upstream call, once the gate lets it through, in one async step (a chain of `then`s made
  * several promises per call): the caller is set where it runs, and the call counts as in flight to
- * the upstream (whose questions it may answer) only from then on.
+ * the upstream (whose questions it may answer) only from then on. Its outcome goes to `call`,
+ * read by the rounds once it ends (a promise of it cost every call one more step), so it never
+ * rejects: a stateless caller may never come back for the answer.
  */
-async function upstreamCall(
-  target: ForwardTarget,
-  ctx: ToolCallContext,
-  call: ForwardedCall,
-): Promise<CallToolResult> {
+async function upstreamCall(target: ForwardTarget, ctx: ToolCallContext, call: ForwardedCall): Promise<void> {
   const { tool, gate, calls, limits } = target;
-  let untrack: (() => void) | undefined;
+  let tracked = false;
   try {
-    let output: ToolOutput;
+    let output: ToolResult;
     try {
       const wait = gate.enter();
       if (wait) await wait;
       try {
-        untrack = calls.track(tool.server, call);
+        calls.track(tool.server, call);
+        tracked = true;
         output = await asCaller(ctx.request, () =>
-          tool.invoke(ctx.arguments, {
+          tool.call(ctx.arguments, {
             signal: call.signal,
             onProgress: ({ progress, total, message }) => call.front.progress(progress, total, message),
           }),
@@ -146,9 +143,11 @@ async function upstreamCall(
     }
     const result = resultOf(output);
     call.resultSize = checkResultSize(ctx.server, ctx.tool, result, limits);
-    return result;
+    call.succeed(result);
+  } catch (error) {
+    call.fail(error);
   } finally {
-    untrack?.();
+    if (tracked) calls.untrack(tool.server, call);
     call.end();
   }
 }

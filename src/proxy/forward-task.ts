@@ -9,7 +9,6 @@
  */
 import type { McpClient } from "../client/client.js";
 import type { ToolTask } from "../client/task.js";
-import type { ToolOutput } from "../client/tool.js";
 import { RELATED_TASK, type TaskStore } from "../extensions/tasks/index.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
@@ -102,7 +101,7 @@ async function follow(
     });
     throw new McpError(ErrorCode.InternalError, `The task on ${ctx.server} was cancelled`);
   }
-  const result = resultOf((await task.result()) as unknown as ToolOutput);
+  const result = resultOf(await task.result());
   ctx.resultSize = checkResultSize(ctx.server, ctx.tool, result, limits);
   return result;
 }

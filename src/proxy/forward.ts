@@ -1,6 +1,5 @@
 /** Forwarding to an upstream: completions, schemas passed on unchecked, and the small helpers the mirror shares. */
 import type { McpClient } from "../client/client.js";
-import type { ToolOutput } from "../client/tool.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { StandardSchemaV1 } from "../protocol/schema/standard.js";
 import type { CompleteReference } from "../protocol/types/completion.js";
@@ -19,8 +18,8 @@ export function verbatim(schema: JsonSchema): StandardSchemaV1<Record<string, un
   };
 }
 
-/** What a tool returned, as the result to send on. */
-export function resultOf(output: ToolOutput): CallToolResult {
+/** What a tool returned, as the result to send on: without the upstream's reserved `_meta`. */
+export function resultOf(output: CallToolResult): CallToolResult {
   const result: CallToolResult = { content: output.content };
   if (output.structuredContent !== undefined) result.structuredContent = output.structuredContent;
   if (output.isError) result.isError = true;
@@ -35,9 +34,11 @@ export function resultOf(output: ToolOutput): CallToolResult {
  */
 function ownMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (meta === undefined) return undefined;
-  // Most results carry only the reserved keys: those are looked at without copying anything.
-  for (const key in meta) {
-    if (Object.hasOwn(meta, key) && !key.startsWith(RESERVED)) {
+  // Most results carry only the reserved keys: those are looked at without copying anything
+  // (`Object.keys` reads the shape's cached keys, where `for…in` walked them anew every call).
+  const keys = Object.keys(meta);
+  for (let i = 0; i < keys.length; i++) {
+    if (!keys[i]!.startsWith(RESERVED)) {
       return Object.fromEntries(Object.entries(meta).filter(([name]) => !name.startsWith(RESERVED)));
     }
   }

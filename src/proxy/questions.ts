@@ -72,8 +72,10 @@ export class ForwardedCall {
   /** The rounds waiting for the next question (a replayed round serves the call beside another). */
   private waiters: (() => void)[] = [];
   private done = false;
-  /** The upstream's answer, once `start` made the call. */
-  outcome!: Promise<CallToolResult>;
+  /** The upstream's result, once it came. */
+  private result: CallToolResult | undefined;
+  /** Why the upstream call failed, once it did. */
+  private failure: { error: unknown } | undefined;
   /** The result's size in bytes of JSON, once it came, if it was measured. */
   resultSize: number | undefined;
   /** Rejects the wait of the latest round, once the caller is given up on. */
@@ -169,6 +171,23 @@ export class ForwardedCall {
     this.abandonRound = undefined;
   }
 
+  /** Records the upstream's result (before `end`). */
+  succeed(result: CallToolResult): void {
+    this.result = result;
+  }
+
+  /** Records why the upstream call failed (before `end`). */
+  fail(error: unknown): void {
+    this.failure = { error };
+  }
+
+  /** The upstream's result once the call ended; throws what it failed with. */
+  outcome(): CallToolResult {
+    if (this.failure) throw this.failure.error;
+    if (!this.done || this.result === undefined) throw new Error("The forwarded call has not ended");
+    return this.result;
+  }
+
   /** Marks the upstream call ended: no more questions will come. */
   end(): void {
     this.done = true;
@@ -236,23 +255,31 @@ export class ForwardedCalls {
     private readonly inputTimeout = 10 * 60_000,
   ) {}
 
-  /** Starts tracking `call`, made to `server`; the returned function stops it. */
-  track(server: string, call: ForwardedCall): () => void {
-    const calls = this.inFlight.get(server) ?? new Set<ForwardedCall>();
-    this.inFlight.set(server, calls);
+  /**
+   * Starts tracking `call`, made to `server`, until `untrack`. A server's set stays once made (the
+   * upstreams are those configured): made and dropped around every call, it cost a set a call.
+   */
+  track(server: string, call: ForwardedCall): void {
+    let calls = this.inFlight.get(server);
+    if (calls === undefined) {
+      calls = new Set<ForwardedCall>();
+      this.inFlight.set(server, calls);
+    }
     calls.add(call);
     this.bySignal.set(call.signal, call);
-    return () => {
-      calls.delete(call);
-      if (this.bySignal.get(call.signal) === call) this.bySignal.delete(call.signal);
-      if (calls.size === 0) this.inFlight.delete(server);
-      const id = call.knownId;
-      const entry = id === undefined ? undefined : this.waiting.get(id);
-      if (entry?.call === call) {
-        clearTimeout(entry.timer);
-        this.waiting.delete(id!);
-      }
-    };
+  }
+
+  /** Stops tracking `call`, and drops its wait for the caller's next round, if it had one. */
+  untrack(server: string, call: ForwardedCall): void {
+    this.inFlight.get(server)?.delete(call);
+    if (this.bySignal.get(call.signal) === call) this.bySignal.delete(call.signal);
+    const id = call.knownId;
+    if (id === undefined) return;
+    const entry = this.waiting.get(id);
+    if (entry?.call === call) {
+      clearTimeout(entry.timer);
+      this.waiting.delete(id);
+    }
   }
 
   /**
@@ -290,7 +317,7 @@ export class ForwardedCalls {
     if (call) return call;
     throw new McpError(
       ErrorCode.InvalidRequest,
-      calls === undefined
+      calls === undefined || calls.size === 0
         ? `${method} outside a tool call: the proxy has no client to ask`
         : `${method} cannot be forwarded: ${calls.size} calls of several clients of the proxy are in flight to this server, and the request names none of them (a request of a 2025-11-25 session names no call: give each client its own proxy, or use an upstream of the 2026-07-28 era, whose questions travel within their call)`,
     );
@@ -313,7 +340,7 @@ export class ForwardedCalls {
       elicitation: { handler: forward("elicitation/create") as never, form: true, url: true },
       roots: async (ctx): Promise<Root[]> => {
         // A shared connection belongs to no one client: outside a call it has no roots.
-        if (!this.bySignal.has(ctx.signal) && this.inFlight.get(server) === undefined) return [];
+        if (!this.bySignal.has(ctx.signal) && !this.inFlight.get(server)?.size) return [];
         const answer = (await forward("roots/list")({}, ctx)) as { roots: Root[] };
         return answer.roots;
       },

@@ -76,7 +76,11 @@ export class ServerConnection implements ToolCaller {
   ) {}
 
   get transport(): "stdio" | "http" {
-    return "command" in this.config ? "stdio" : "http";
+    return this.overHttp ? "http" : "stdio";
+  }
+
+  private get overHttp(): boolean {
+    return !("command" in this.config);
   }
 
   /** The client of the live connection (replaced on reconnect), if there has been one. */
@@ -126,18 +130,31 @@ export class ServerConnection implements ToolCaller {
     return this.pending ?? this.reconnect(1);
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options?: RequestOptions): Promise<ToolResult> {
-    // Connected (the usual case): the call goes out now, with no wait to race against the signal.
+  callTool(name: string, args: Record<string, unknown>, options?: RequestOptions): Promise<ToolResult> {
+    // Connected (the usual case): the call goes out now, with no wait to race against the signal;
+    // over stdio a failure has nothing to probe either, so the client's own promise is the call's.
     const current = this.current;
-    const client =
-      !this.closed && this.state === "connected" && current && !current.isClosed
-        ? current
-        : await waitFor(this.acquire(), options?.signal);
+    if (!this.closed && this.state === "connected" && current && !current.isClosed) {
+      if (!this.overHttp) return current.callTool(name, args, options);
+      return this.callOn(current, name, args, options);
+    }
+    return waitFor(this.acquire(), options?.signal).then((client) =>
+      this.callOn(client, name, args, options),
+    );
+  }
+
+  /** The call on `client`; an HTTP failure that means the connection was lost starts a reconnect. */
+  private async callOn(
+    client: McpClient,
+    name: string,
+    args: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<ToolResult> {
     try {
       return await client.callTool(name, args, options);
     } catch (error) {
       if (
-        this.transport === "http" &&
+        this.overHttp &&
         !options?.signal?.aborted &&
         (await connectionLost(client, error, Math.min(5000, this.settings.connectTimeout))) &&
         client === this.current
