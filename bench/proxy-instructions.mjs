@@ -4,10 +4,13 @@
  * process alone (stdio → proxy → stdio; the upstream, mcpkit's stdio bench server, runs outside
  * valgrind). Like bench/instructions.mjs: two runs, one making `--base` calls and one `--base` +
  * `--calls`, after `--warmup` calls each; the difference over `--calls` is one call without
- * start-up. Run after `npm run build`:
+ * start-up. The defaults are those of bench/instructions.mjs over stdio, so that the proxy and the
+ * server and client it is compared with are counted alike: 4,000 calls after 3,000, the defaults
+ * once, saw a young collection or none, 7k instructions a call apart. Run after `npm run build`
+ * (some 20 minutes a count):
  *
- *   node bench/proxy-instructions.mjs [--era modern|legacy] [--warmup 3000] [--base 1000]
- *                                     [--calls 4000] [--audit] [--predictable] [--top 0]
+ *   node bench/proxy-instructions.mjs [--era modern|legacy] [--warmup 20000] [--base 5000]
+ *                                     [--calls 20000] [--audit] [--predictable] [--top 0]
  *
  * `--audit` gives the proxy an audit log in a temporary folder. `--predictable` runs the proxy
  * with V8's `--predictable` (one thread, no timer-driven collections): its counts then repeat,
@@ -29,9 +32,9 @@ const option = (name, fallback) => {
   return at < 0 ? fallback : args[at + 1];
 };
 const ERA = option("--era", "modern");
-const WARMUP = Number(option("--warmup", 3_000));
-const BASE = Number(option("--base", 1_000));
-const CALLS = Number(option("--calls", 4_000));
+const WARMUP = Number(option("--warmup", 20_000));
+const BASE = Number(option("--base", 5_000));
+const CALLS = Number(option("--calls", 20_000));
 const TOP = Number(option("--top", 0));
 const AUDIT = args.includes("--audit");
 const PREDICTABLE = args.includes("--predictable");

@@ -34,8 +34,7 @@ export function resultOf(output: CallToolResult): CallToolResult {
  */
 function ownMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (meta === undefined) return undefined;
-  // Most results carry only the reserved keys: those are looked at without copying anything
-  // (`Object.keys` reads the shape's cached keys, where `for…in` walked them anew every call).
+  // Most results carry only the reserved keys: those are looked at without copying anything.
   const keys = Object.keys(meta);
   for (let i = 0; i < keys.length; i++) {
     if (!keys[i]!.startsWith(RESERVED)) {
