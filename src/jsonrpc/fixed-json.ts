@@ -30,8 +30,10 @@ class KeptJson extends Stamp {
     return target;
   }
   /** The JSON kept with `value`, if it is a kept `_meta`. */
-  static of(value: object): string | undefined {
-    return #json in value ? (value as KeptJson).#json : undefined;
+  static of(value: unknown): string | undefined {
+    return typeof value === "object" && value !== null && #json in value
+      ? (value as KeptJson).#json
+      : undefined;
   }
 }
 
@@ -85,7 +87,7 @@ export function messageJson(message: object): string {
   const body = (message as Record<string, unknown>)[last];
   if (typeof body !== "object" || body === null) return JSON.stringify(message);
   const meta = (body as Record<string, unknown>)._meta;
-  const fixed = typeof meta === "object" && meta !== null ? KeptJson.of(meta) : undefined;
+  const fixed = KeptJson.of(meta);
   // Splicing cuts the text, which copies it: for a long message that costs more than it saves.
   if (
     fixed === undefined ||

@@ -230,6 +230,9 @@ describe("messageJson", () => {
     const message = { jsonrpc: "2.0", id: 1, method: "ping", params: { _meta: copy } };
     expect(messageJson(message)).toBe(JSON.stringify(message));
     expect(JSON.parse(messageJson(message)).params._meta.extra).toBe(1);
+    // A `_meta` that is no object (a peer's mistake) is serialized as it is.
+    const odd = { jsonrpc: "2.0", id: 2, method: "ping", params: { _meta: "odd" } };
+    expect(messageJson(odd)).toBe(JSON.stringify(odd));
   });
 
   it("round-trips through a MessageParser", () => {
