@@ -69,8 +69,12 @@ export class ForwardedCall {
   readonly questions: Question[] = [];
   /** The front request serving the call now: progress and logs go there. */
   front: RequestContext;
-  /** The rounds waiting for the next question (a replayed round serves the call beside another). */
-  private waiters: (() => void)[] = [];
+  /**
+   * The rounds waiting for the next question: most calls have one, kept apart from the others (a
+   * replayed round serves the call beside another) so that it takes no array.
+   */
+  private waiter: (() => void) | undefined;
+  private moreWaiters: (() => void)[] | undefined;
   private done = false;
   /** The upstream's result, once it came. */
   private result: CallToolResult | undefined;
@@ -150,7 +154,10 @@ export class ForwardedCall {
 
   /** Resolves when a question comes or the call ends, whichever is first. */
   changed(): Promise<void> {
-    return new Promise<void>((resolve) => this.waiters.push(resolve));
+    return new Promise<void>((resolve) => {
+      if (this.waiter === undefined) this.waiter = resolve;
+      else (this.moreWaiters ??= []).push(resolve);
+    });
   }
 
   /**
@@ -198,7 +205,12 @@ export class ForwardedCall {
   }
 
   private notify(): void {
-    for (const wake of this.waiters.splice(0)) wake();
+    const wake = this.waiter;
+    const more = this.moreWaiters;
+    this.waiter = undefined;
+    this.moreWaiters = undefined;
+    wake?.();
+    if (more) for (const next of more) next();
   }
 }
 
