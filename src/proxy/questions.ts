@@ -156,7 +156,8 @@ export class ForwardedCall {
   changed(): Promise<void> {
     return new Promise<void>((resolve) => {
       if (this.waiter === undefined) this.waiter = resolve;
-      else (this.moreWaiters ??= []).push(resolve);
+      else if (this.moreWaiters === undefined) this.moreWaiters = [resolve];
+      else this.moreWaiters.push(resolve);
     });
   }
 
