@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { Peer } from "../protocol/engine/peer.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
+import { isoTime } from "../util/iso-time.js";
 import type { FeatureAnswerer, ServerRequestGate } from "./features.js";
 import type { TaskStatus } from "./task.js";
 import { type ClientTask, ClientTaskStore, terminal } from "./task-store.js";
@@ -177,8 +178,8 @@ function wire(task: ClientTask): Record<string, unknown> {
   const shown: Record<string, unknown> = {
     taskId: task.taskId,
     status: task.status,
-    createdAt: new Date(task.createdAt).toISOString(),
-    lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
+    createdAt: isoTime(task.createdAt),
+    lastUpdatedAt: isoTime(task.lastUpdatedAt),
     ttl: task.ttl,
     pollInterval: task.pollInterval,
   };

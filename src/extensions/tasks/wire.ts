@@ -1,4 +1,5 @@
 import { McpError } from "../../jsonrpc/errors.js";
+import { isoTime } from "../../util/iso-time.js";
 import { RELATED_TASK, type TaskError, type TaskRecord } from "./types.js";
 
 /** The fields every task carries, as 2026-07-28 names them (SEP-2663). */
@@ -6,8 +7,8 @@ export function modernTask(record: TaskRecord): Record<string, unknown> {
   const task: Record<string, unknown> = {
     taskId: record.taskId,
     status: record.status,
-    createdAt: new Date(record.createdAt).toISOString(),
-    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
+    createdAt: isoTime(record.createdAt),
+    lastUpdatedAt: isoTime(record.lastUpdatedAt),
     ttlMs: record.ttl,
   };
   if (record.statusMessage !== undefined) task.statusMessage = record.statusMessage;
@@ -36,8 +37,8 @@ export function legacyTask(record: TaskRecord): Record<string, unknown> {
   const task: Record<string, unknown> = {
     taskId: record.taskId,
     status: record.status,
-    createdAt: new Date(record.createdAt).toISOString(),
-    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
+    createdAt: isoTime(record.createdAt),
+    lastUpdatedAt: isoTime(record.lastUpdatedAt),
     ttl: record.ttl,
   };
   if (record.statusMessage !== undefined) task.statusMessage = record.statusMessage;
