@@ -1,4 +1,5 @@
 /** The audit and access checks of the proxy's calls, as middlewares. */
+import { isoTime } from "../util/iso-time.js";
 import type { AccessPolicy } from "./access.js";
 import { type AuditRecord, type AuditSink, digestArguments } from "./audit.js";
 import { describeError } from "./forward.js";
@@ -17,7 +18,7 @@ export function auditMiddleware(
   onWarning: ((message: string) => void) | undefined,
 ): ToolCallMiddleware {
   return async (ctx, next) => {
-    const time = new Date().toISOString();
+    const time = isoTime(Date.now());
     const started = performance.now();
     const argsDigest = digestArguments(ctx.arguments);
     let outcome: CallOutcome = "error";
