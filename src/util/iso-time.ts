@@ -27,6 +27,6 @@ function format(ms: number): string {
   const year = date.getUTCFullYear();
   // Invalid dates throw and expanded years (±YYYYYY) are written by V8, as before.
   if (!(year >= 0 && year <= 9999)) return date.toISOString();
-  const milli = date.getUTCMilliseconds();
-  return `${year < 1000 ? `${year}`.padStart(4, "0") : year}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}.${milli < 100 ? `${milli}`.padStart(3, "0") : milli}Z`;
+  const milli = `${date.getUTCMilliseconds()}`.padStart(3, "0");
+  return `${`${year}`.padStart(4, "0")}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}.${milli}Z`;
 }
