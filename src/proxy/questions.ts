@@ -20,6 +20,7 @@ import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
 import type { RequestContext } from "../server/context.js";
 import type { InputMethod } from "../server/input-round.js";
+import { InFlight } from "./in-flight.js";
 import { SignalPool } from "./signal-pool.js";
 import { UpstreamTasks } from "./task-questions.js";
 
@@ -58,6 +59,9 @@ export class AbandonedCall extends McpError {
  */
 export class ForwardedCall {
   private ownId: string | undefined;
+  /** The links of its upstream's list of calls in flight (`InFlight`). */
+  previousInFlight: ForwardedCall | undefined;
+  nextInFlight: ForwardedCall | undefined;
   /**
    * Aborts the upstream call, when the call has its own signal: a stateless caller's call
    * outlives the round that made it, and a pooled one is not the front request's.
@@ -250,12 +254,11 @@ export function continuedCallId(ctx: RequestContext): string | undefined {
  * It answers the upstreams' questions (`features(server)` are the client features of one).
  */
 export class ForwardedCalls {
-  private readonly inFlight = new Map<string, Set<ForwardedCall>>();
   /**
-   * By the signal each upstream call was made with: a stateless upstream's questions carry it. A
-   * `Map`, emptied as calls end: a `WeakMap` entry per call costs the collector more.
+   * Per upstream. A stateless upstream's questions carry the signal their call was made with,
+   * which finds it there (a `Map` by signal, or a `WeakMap`, cost the collector more per call).
    */
-  private readonly bySignal = new Map<AbortSignal, ForwardedCall>();
+  private readonly inFlight = new Map<string, InFlight<ForwardedCall>>();
   /** Calls of stateless callers, by id, until they end or time out. */
   private readonly waiting = new Map<string, { call: ForwardedCall; timer: NodeJS.Timeout }>();
   /** Front tasks following an upstream task, by that task's id (see `UpstreamTasks`). */
@@ -269,23 +272,21 @@ export class ForwardedCalls {
   ) {}
 
   /**
-   * Starts tracking `call`, made to `server`, until `untrack`. A server's set stays once made (the
-   * upstreams are those configured): made and dropped around every call, it cost a set a call.
+   * Starts tracking `call`, made to `server`, until `untrack`. A server's list stays once made
+   * (the upstreams are those configured).
    */
   track(server: string, call: ForwardedCall): void {
     let calls = this.inFlight.get(server);
     if (calls === undefined) {
-      calls = new Set<ForwardedCall>();
+      calls = new InFlight<ForwardedCall>();
       this.inFlight.set(server, calls);
     }
     calls.add(call);
-    this.bySignal.set(call.signal, call);
   }
 
   /** Stops tracking `call`, and drops its wait for the caller's next round, if it had one. */
   untrack(server: string, call: ForwardedCall): void {
     this.inFlight.get(server)?.delete(call);
-    if (this.bySignal.get(call.signal) === call) this.bySignal.delete(call.signal);
     const id = call.knownId;
     if (id === undefined) return;
     const entry = this.waiting.get(id);
@@ -323,9 +324,9 @@ export class ForwardedCalls {
     method: string,
     params: Record<string, unknown>,
   ): Promise<ForwardedCall> {
-    const own = this.bySignal.get(signal) ?? (await this.tasks.callOf(server, params, signal));
-    if (own) return own;
     const calls = this.inFlight.get(server);
+    const own = calls?.withSignal(signal) ?? (await this.tasks.callOf(server, params, signal));
+    if (own) return own;
     const call = calls && oneFront(calls);
     if (call) return call;
     throw new McpError(
@@ -353,7 +354,7 @@ export class ForwardedCalls {
       elicitation: { handler: forward("elicitation/create") as never, form: true, url: true },
       roots: async (ctx): Promise<Root[]> => {
         // A shared connection belongs to no one client: outside a call it has no roots.
-        if (!this.bySignal.has(ctx.signal) && !this.inFlight.get(server)?.size) return [];
+        if (!this.inFlight.get(server)?.size) return [];
         const answer = (await forward("roots/list")({}, ctx)) as { roots: Root[] };
         return answer.roots;
       },
@@ -365,7 +366,7 @@ export class ForwardedCalls {
  * The call a question goes to when the upstream names none: the only one, or the first when all
  * come from one front session and caller (its client is asked whichever it is).
  */
-function oneFront(calls: Set<ForwardedCall>): ForwardedCall | undefined {
+function oneFront(calls: InFlight<ForwardedCall>): ForwardedCall | undefined {
   let first: ForwardedCall | undefined;
   for (const call of calls) {
     if (first === undefined) first = call;

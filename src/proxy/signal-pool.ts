@@ -9,12 +9,23 @@ import { getEventListeners } from "node:events";
 /** The most controllers kept for reuse: more than calls in flight at once only costs memory. */
 const KEPT = 64;
 
+/**
+ * Every pooled signal keeps this listener. A signal keeps its listeners in a `Map` by event type
+ * and deletes the type with its last listener; the upstream call's own listener, added and removed
+ * on every call, then made V8 allocate a new table for that old `Map` each time (see `InFlight`).
+ */
+const held = () => {};
+
 export class SignalPool {
   private readonly free: AbortController[] = [];
 
-  /** A controller whose signal has not aborted and has no listeners. */
+  /** A controller whose signal has not aborted and has no listeners but the pool's own. */
   take(): AbortController {
-    return this.free.pop() ?? new AbortController();
+    const kept = this.free.pop();
+    if (kept) return kept;
+    const controller = new AbortController();
+    controller.signal.addEventListener("abort", held);
+    return controller;
   }
 
   /**
@@ -23,7 +34,7 @@ export class SignalPool {
    */
   give(controller: AbortController): void {
     if (this.free.length >= KEPT || controller.signal.aborted) return;
-    if (getEventListeners(controller.signal, "abort").length > 0) return;
+    if (getEventListeners(controller.signal, "abort").length > 1) return;
     this.free.push(controller);
   }
 }

@@ -3,6 +3,7 @@
  * abort again (not aborted, no listener left), so a later call's cancellation never reaches an
  * earlier call's code.
  */
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { SignalPool } from "../../src/proxy/signal-pool.js";
 
@@ -30,6 +31,18 @@ describe("SignalPool", () => {
     expect(next.signal.aborted).toBe(false);
     next.abort(new Error("a later call"));
     expect(heard).toEqual([]);
+  });
+
+  it("keeps a listener of its own on every signal it hands out, and reuses one whose other listeners left", () => {
+    const pool = new SignalPool();
+    const controller = pool.take();
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    const listener = () => {};
+    controller.signal.addEventListener("abort", listener);
+    controller.signal.removeEventListener("abort", listener);
+    pool.give(controller);
+    expect(pool.take()).toBe(controller);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
   });
 
   it("keeps at most 64", () => {
