@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 /**
  * Instructions per proxied echo `tools/call`, counted by valgrind's callgrind in the `mcpkit proxy`
- * process alone (stdio → proxy → stdio; the upstream, mcpkit's stdio bench server, runs outside
- * valgrind). Like bench/instructions.mjs: two runs, one making `--base` calls and one `--base` +
- * `--calls`, after `--warmup` calls each; the difference over `--calls` is one call without
- * start-up. The defaults are those of bench/instructions.mjs over stdio, so that the proxy and the
- * server and client it is compared with are counted alike: 4,000 calls after 3,000, the defaults
- * once, saw a young collection or none, 7k instructions a call apart. Run after `npm run build`
- * (some 20 minutes a count):
+ * process alone (stdio → proxy → stdio, or with `--front http` Streamable HTTP → proxy → stdio;
+ * the upstream, mcpkit's stdio bench server, runs outside valgrind). Like bench/instructions.mjs:
+ * two runs, one making `--base` calls and one `--base` + `--calls`, after `--warmup` calls each;
+ * the difference over `--calls` is one call without start-up. The defaults are those of
+ * bench/instructions.mjs for the front's transport (stdio: 20,000, 5,000 and 20,000; HTTP: 5,000,
+ * 2,000 and 5,000), so that the proxy and the server and client it is compared with are counted
+ * alike: 4,000 calls after 3,000, the stdio defaults once, saw a young collection or none, 7k
+ * instructions a call apart. Run after `npm run build` (some 20 minutes a count):
  *
- *   node bench/proxy-instructions.mjs [--era modern|legacy] [--warmup 20000] [--base 5000]
- *                                     [--calls 20000] [--audit] [--predictable] [--top 0]
+ *   node bench/proxy-instructions.mjs [--era modern|legacy] [--front stdio|http] [--warmup N]
+ *                                     [--base N] [--calls N] [--audit] [--predictable] [--top 0]
  *
  * `--audit` gives the proxy an audit log in a temporary folder. `--predictable` runs the proxy
  * with V8's `--predictable` (one thread, no timer-driven collections): its counts then repeat,
@@ -24,6 +25,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { costs, hasValgrind } from "./instructions.mjs";
+import { RawHttpClient } from "./lib/http-raw.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
@@ -32,9 +34,12 @@ const option = (name, fallback) => {
   return at < 0 ? fallback : args[at + 1];
 };
 const ERA = option("--era", "modern");
-const WARMUP = Number(option("--warmup", 20_000));
-const BASE = Number(option("--base", 5_000));
-const CALLS = Number(option("--calls", 20_000));
+const FRONT = option("--front", "stdio");
+if (FRONT !== "stdio" && FRONT !== "http") throw new Error(`--front takes stdio or http, not ${FRONT}`);
+const DEFAULTS = FRONT === "http" ? [5_000, 2_000, 5_000] : [20_000, 5_000, 20_000];
+const WARMUP = Number(option("--warmup", DEFAULTS[0]));
+const BASE = Number(option("--base", DEFAULTS[1]));
+const CALLS = Number(option("--calls", DEFAULTS[2]));
 const TOP = Number(option("--top", 0));
 const AUDIT = args.includes("--audit");
 const PREDICTABLE = args.includes("--predictable");
@@ -46,8 +51,8 @@ const META = {
 };
 const line = (message) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
 
-/** Runs the proxy under callgrind for `warmup + calls` calls; resolves with its output file. */
-async function drive(dir, name, calls) {
+/** Starts the proxy under callgrind, its front on stdio or on an HTTP port. */
+function startProxy(dir, name) {
   const out = join(dir, `${name}.out`);
   const audit = AUDIT ? ["--audit", join(dir, `${name}.jsonl`)] : [];
   const server = [join(ROOT, "bench/impl/mcpkit/server-stdio.mjs"), JSON.stringify({ era: ERA })];
@@ -64,13 +69,36 @@ async function drive(dir, name, calls) {
       ...(PREDICTABLE ? ["--predictable"] : []),
       join(ROOT, "dist/cli/main.js"),
       "proxy",
+      ...(FRONT === "http" ? ["--port", "0"] : []),
       ...audit,
       "--",
       process.execPath,
       ...server,
     ],
-    { cwd: ROOT, stdio: ["pipe", "pipe", "ignore"] },
+    { cwd: ROOT, stdio: ["pipe", "pipe", FRONT === "http" ? "pipe" : "ignore"] },
   );
+  return { child, out };
+}
+
+const echo = (id) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "echo", arguments: { message: "hello" }, ...(ERA === "modern" ? { _meta: META } : {}) },
+});
+const initialize = {
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: META["io.modelcontextprotocol/clientInfo"],
+  },
+};
+
+/** Makes `total` calls through the proxy's stdio front, one at a time. */
+async function callOverStdio(child, total) {
   let waiting;
   let text = "";
   child.stdout.setEncoding("utf8").on("data", (chunk) => {
@@ -92,35 +120,55 @@ async function drive(dir, name, calls) {
       child.stdin.write(request);
     });
   if (ERA === "legacy") {
-    await ask(
-      line({
-        id: 0,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: {},
-          clientInfo: META["io.modelcontextprotocol/clientInfo"],
-        },
-      }),
-    );
+    await ask(`${JSON.stringify(initialize)}\n`);
     child.stdin.write(line({ method: "notifications/initialized" }));
   }
-  const requests = Array.from({ length: 100 }, (_, i) =>
-    line({
-      id: i + 1,
-      method: "tools/call",
-      params: {
-        name: "echo",
-        arguments: { message: "hello" },
-        ...(ERA === "modern" ? { _meta: META } : {}),
-      },
-    }),
-  );
+  const requests = Array.from({ length: 100 }, (_, i) => `${JSON.stringify(echo(i + 1))}\n`);
   const first = await ask(requests[0]);
   if (!first.includes("hello")) throw new Error(`the proxy answered ${first.slice(0, 300)}`);
-  for (let i = 1; i < WARMUP + calls; i++) await ask(requests[i % requests.length]);
-  const exited = new Promise((done) => child.once("exit", done));
+  for (let i = 1; i < total; i++) await ask(requests[i % requests.length]);
   child.stdin.end();
+}
+
+/** Makes `total` calls through the proxy's HTTP front, one at a time, then stops it (SIGTERM). */
+async function callOverHttp(child, total) {
+  const url = await new Promise((resolve, reject) => {
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk) => {
+      stderr += chunk;
+      const found = /proxy listening on (\S+)/.exec(stderr);
+      if (found) resolve(found[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`the proxy exited (${code}) before listening: ${stderr}`)));
+  });
+  const client = new RawHttpClient(url);
+  try {
+    let headers;
+    if (ERA === "legacy") {
+      const opened = await client.post(initialize);
+      headers = { "mcp-protocol-version": "2025-11-25", "mcp-session-id": opened.headers["mcp-session-id"] };
+      await client.post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers);
+    } else {
+      headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "echo" };
+    }
+    for (let i = 0; i < total; i++) {
+      const answer = await client.post(echo(i + 1), headers);
+      if (answer.status !== 200 || !answer.body.includes("hello"))
+        throw new Error(
+          `tools/call through the proxy answered HTTP ${answer.status}: ${answer.body.slice(0, 300)}`,
+        );
+    }
+  } finally {
+    client.close();
+    child.kill("SIGTERM");
+  }
+}
+
+/** Runs the proxy under callgrind for `warmup + calls` calls; resolves with its output file. */
+async function drive(dir, name, calls) {
+  const { child, out } = startProxy(dir, name);
+  const exited = new Promise((done) => child.once("exit", done));
+  await (FRONT === "http" ? callOverHttp : callOverStdio)(child, WARMUP + calls);
   await exited;
   return out;
 }
@@ -133,7 +181,7 @@ try {
   const b = costs(large);
   const perCall = (x, y) => (y - x) / CALLS;
   process.stdout.write(
-    `mcpkit proxy ${ERA} stdio${AUDIT ? " --audit" : ""}${PREDICTABLE ? " --predictable" : ""}: ${Math.round(perCall(a.total, b.total))} instructions per call\n`,
+    `mcpkit proxy ${ERA} ${FRONT}${AUDIT ? " --audit" : ""}${PREDICTABLE ? " --predictable" : ""}: ${Math.round(perCall(a.total, b.total))} instructions per call\n`,
   );
   const names = new Set([...a.byName.keys(), ...b.byName.keys()]);
   const rows = [...names]
