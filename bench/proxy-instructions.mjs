@@ -26,6 +26,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { costs, hasValgrind } from "./instructions.mjs";
 import { RawHttpClient } from "./lib/http-raw.mjs";
+import { announcedProxyUrl } from "./lib/proxy-url.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
@@ -132,15 +133,7 @@ async function callOverStdio(child, total) {
 
 /** Makes `total` calls through the proxy's HTTP front, one at a time, then stops it (SIGTERM). */
 async function callOverHttp(child, total) {
-  const url = await new Promise((resolve, reject) => {
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (chunk) => {
-      stderr += chunk;
-      const found = /proxy listening on (\S+)/.exec(stderr);
-      if (found) resolve(found[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`the proxy exited (${code}) before listening: ${stderr}`)));
-  });
+  const url = await announcedProxyUrl(child);
   const client = new RawHttpClient(url);
   try {
     let headers;

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpClient } from "mcpkit/client";
+import { announcedProxyUrl } from "./lib/proxy-url.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/cli/main.js");
@@ -140,15 +141,7 @@ const scenarios = {
   async "http-proxy"() {
     const { args: proxy, dir } = await proxyArgs(["--port", "0"]);
     const child = spawn(process.execPath, proxy, { stdio: ["ignore", "ignore", "pipe"] });
-    const url = await new Promise((resolve, reject) => {
-      let stderr = "";
-      child.stderr.setEncoding("utf8").on("data", (chunk) => {
-        stderr += chunk;
-        const found = /proxy listening on (\S+)/.exec(stderr);
-        if (found) resolve(found[1]);
-      });
-      child.on("exit", (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
-    });
+    const url = await announcedProxyUrl(child);
     const client = await McpClient.connect({ url, protocolVersion: "2025-11-25" });
     try {
       return await measure(client, { server: await childOf(child.pid), proxy: child.pid });
