@@ -50,7 +50,7 @@ const META = {
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "instructions", version: "1.0.0" },
 };
-const line = (message) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
+const line = (message) => `${JSON.stringify(message)}\n`;
 
 /** Starts the proxy under callgrind, its front on stdio or on an HTTP port. */
 function startProxy(dir, name) {
@@ -121,10 +121,10 @@ async function callOverStdio(child, total) {
       child.stdin.write(request);
     });
   if (ERA === "legacy") {
-    await ask(`${JSON.stringify(initialize)}\n`);
-    child.stdin.write(line({ method: "notifications/initialized" }));
+    await ask(line(initialize));
+    child.stdin.write(line({ jsonrpc: "2.0", method: "notifications/initialized" }));
   }
-  const requests = Array.from({ length: 100 }, (_, i) => `${JSON.stringify(echo(i + 1))}\n`);
+  const requests = Array.from({ length: 100 }, (_, i) => line(echo(i + 1)));
   const first = await ask(requests[0]);
   if (!first.includes("hello")) throw new Error(`the proxy answered ${first.slice(0, 300)}`);
   for (let i = 1; i < total; i++) await ask(requests[i % requests.length]);

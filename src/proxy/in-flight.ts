@@ -29,7 +29,7 @@ export class InFlight<T extends InFlightLinks<T> & { readonly signal: AbortSigna
     this.count++;
   }
 
-  /** Unlinks `call`; one not in the list is left alone. */
+  /** Unlinks `call`, a call of this list; one already removed, or never added, is left alone. */
   delete(call: T): void {
     const { previousInFlight: previous, nextInFlight: next } = call;
     if (previous === undefined && this.first !== call) return;
