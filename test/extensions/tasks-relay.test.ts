@@ -1,7 +1,8 @@
 /**
  * Two replicas of a tasks server sharing a task store and a message bus, each over HTTP: a
  * `tasks/cancel` sent to the replica that does not run the task aborts the handler on the one
- * that does, and a `tasks/update` sent there hands the handler its answer.
+ * that does, and a `tasks/update` sent there hands the handler its answer, acknowledged once the
+ * task's record shows the answer taken.
  */
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
@@ -9,14 +10,20 @@ import { MemoryTaskStore } from "../../src/extensions/tasks/index.js";
 import type { MessageBus } from "../../src/transports/http/server/index.js";
 import { taskServer } from "./tasks-fixture.js";
 
-/** Buses of one process's replicas: what one publishes reaches every subscriber of the channel. */
-function buses(count: number): MessageBus[] {
+/**
+ * Buses of one process's replicas: what one publishes reaches every subscriber of the channel,
+ * `delay` ms later (at once when 0).
+ */
+function buses(count: number, delay = 0): MessageBus[] {
   const channels = new Map<string, Set<(message: string) => void>>();
   return Array.from({ length: count }, (_, i) => ({
     replicaId: `replica-${i}`,
     publish: async (channel: string, message: string) => {
       const listeners = channels.get(channel) ?? new Set();
-      for (const listener of listeners) queueMicrotask(() => listener(message));
+      for (const listener of listeners) {
+        if (delay === 0) queueMicrotask(() => listener(message));
+        else setTimeout(() => listener(message), delay);
+      }
       return listeners.size;
     },
     subscribe: async (channel: string, listener: (message: string) => void) => {
@@ -58,6 +65,46 @@ describe("tasks on replicas sharing a store and a bus", () => {
       // Polled and answered through B only: its answer reaches the handler on A.
       const fromB = await onB.task(asking.id);
       expect((await fromB.result()).text()).toBe("deleted x");
+    } finally {
+      await onA.close();
+      await onB.close();
+      await httpA.close();
+      await httpB.close();
+      await a.server.close();
+      await b.server.close();
+    }
+  });
+
+  it("answers a tasks/update only once the task no longer shows the question answered", async () => {
+    const store = new MemoryTaskStore();
+    // A slow bus: the update's answer reaches the replica running the task 200 ms later.
+    const [busA, busB] = buses(2, 200) as [MessageBus, MessageBus];
+    const a = taskServer({ store, bus: busA });
+    const b = taskServer({ store, bus: busB });
+    const httpA = await a.server.serveHttp();
+    const httpB = await b.server.serveHttp();
+    const onA = await McpClient.connect({
+      url: httpA.url,
+      protocolVersion: "2026-07-28",
+      elicitation: () => ({ action: "decline" }),
+    });
+    const onB = await McpClient.connect({ url: httpB.url, protocolVersion: "2026-07-28" });
+    type Got = { status: string; inputRequests?: Record<string, unknown> };
+    try {
+      const asking = await onA.callTool("confirm", { file: "y" }, { task: true });
+      const taskId = asking.id;
+      const get = () => onB.request<Got>("tasks/get", { taskId });
+      await expect.poll(async () => (await get()).status).toBe("input_required");
+      const [key] = Object.keys((await get()).inputRequests ?? {});
+      expect(key).toBeDefined();
+      await onB.request("tasks/update", {
+        taskId,
+        inputResponses: { [key!]: { action: "accept", content: { confirm: true } } },
+      });
+      const after = await get();
+      expect(Object.keys(after.inputRequests ?? {})).not.toContain(key);
+      expect(after.status).not.toBe("input_required");
+      expect((await (await onB.task(taskId)).result()).text()).toBe("deleted y");
     } finally {
       await onA.close();
       await onB.close();

@@ -1,21 +1,31 @@
+import { Acknowledgements } from "../../transports/http/server/acknowledgements.js";
 import type { MessageBus } from "../../transports/http/server/replication.js";
 import type { TaskRuntime } from "./runtime.js";
 
 /** What one replica tells the others of a task it does not run. */
 type RelayMessage =
   | { from: string; t: "cancel"; taskId: string }
-  | { from: string; t: "update"; taskId: string; inputResponses: Record<string, unknown> };
+  | { from: string; t: "update"; taskId: string; inputResponses: Record<string, unknown>; seq: number }
+  | { from: string; t: "updated"; to: string; seq: number };
 
 const CHANNEL = "tasks";
+/**
+ * How long a `tasks/update` waits for the other replicas to take its answers, in ms: the one
+ * running the task acknowledges once the task's record no longer shows the questions answered.
+ */
+const UPDATE_TIMEOUT = 2000;
 
 /**
  * Carries `tasks/cancel` and `tasks/update` between the replicas of a server sharing a task
  * store: the replica that got the request but does not run the task publishes it, and the one
- * that runs it aborts its handler or hands it the answers.
+ * that runs it aborts its handler or hands it the answers. An update is acknowledged by every
+ * other replica, by the one running the task once the store shows the answers taken: the
+ * `tasks/get` that follows the update's response sees them wherever it goes.
  */
 export class TaskRelay {
   private stop: (() => void) | undefined;
   private readonly started: Promise<void>;
+  private readonly updates = new Acknowledgements(UPDATE_TIMEOUT);
 
   constructor(
     private readonly bus: MessageBus,
@@ -33,24 +43,27 @@ export class TaskRelay {
   }
 
   /** Tells the replica running `taskId` that it was cancelled (the store says so already). */
-  cancel(taskId: string): Promise<void> {
-    return this.publish({ from: this.bus.replicaId, t: "cancel", taskId });
+  async cancel(taskId: string): Promise<void> {
+    await this.publish({ from: this.bus.replicaId, t: "cancel", taskId });
   }
 
-  /** Hands answers to the input requests of `taskId` to the replica running it. */
+  /** Hands answers to the input requests of `taskId` to the replica running it, once it took them. */
   update(taskId: string, inputResponses: Record<string, unknown>): Promise<void> {
-    return this.publish({ from: this.bus.replicaId, t: "update", taskId, inputResponses });
+    return this.updates.publish((seq) =>
+      this.publish({ from: this.bus.replicaId, t: "update", taskId, inputResponses, seq }),
+    );
   }
 
   async close(): Promise<void> {
+    this.updates.close();
     await this.started;
     this.stop?.();
     this.stop = undefined;
   }
 
-  private async publish(message: RelayMessage): Promise<void> {
+  private async publish(message: RelayMessage): Promise<number | undefined> {
     await this.started;
-    await this.bus.publish(CHANNEL, JSON.stringify(message));
+    return this.bus.publish(CHANNEL, JSON.stringify(message));
   }
 
   private receive(text: string): void {
@@ -60,11 +73,30 @@ export class TaskRelay {
     } catch {
       return;
     }
-    if (message.from === this.bus.replicaId || typeof message.taskId !== "string") return;
+    if (typeof message !== "object" || message === null || message.from === this.bus.replicaId) return;
+    if (message.t === "updated") {
+      if (message.to === this.bus.replicaId && typeof message.seq === "number")
+        this.updates.acknowledged(message.seq);
+      return;
+    }
+    if (typeof message.taskId !== "string") return;
     const running = this.runtime.running.get(message.taskId);
-    if (!running) return;
-    if (message.t === "cancel") running.abort(`Task ${message.taskId} was cancelled`);
-    else if (typeof message.inputResponses === "object" && message.inputResponses !== null)
-      void running.answer(message.inputResponses).catch(() => {});
+    if (message.t === "cancel") {
+      running?.abort(`Task ${message.taskId} was cancelled`);
+      return;
+    }
+    if (message.t !== "update") return;
+    const acknowledge = () => {
+      if (typeof message.seq === "number")
+        void this.publish({
+          from: this.bus.replicaId,
+          t: "updated",
+          to: message.from,
+          seq: message.seq,
+        }).catch(() => {});
+    };
+    if (running && typeof message.inputResponses === "object" && message.inputResponses !== null)
+      running.answer(message.inputResponses).then(acknowledge, acknowledge);
+    else acknowledge();
   }
 }

@@ -1,5 +1,6 @@
 import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
 import type { SharedSessionState } from "../../../protocol/transport.js";
+import { Acknowledgements } from "./acknowledgements.js";
 import type { Replication } from "./replication.js";
 
 /** What a session's link does on the replica it belongs to. */
@@ -30,14 +31,6 @@ const MAX_OUTSTANDING = 10_000;
  */
 const ACK_TIMEOUT = 2000;
 
-/** A save's publication, counting the replicas that took it. */
-interface PendingAcks {
-  count: number;
-  /** How many replicas got the message: known once the publication returns. */
-  expected: number;
-  done: (() => void) | undefined;
-}
-
 /**
  * One replica's link to a session served by several: it saves the server's state of the session
  * for the others, hands a client's responses to the replica that sent the request, sends what is
@@ -56,9 +49,8 @@ export class SessionLink implements SharedSessionState {
   /** The ids this replica gave its requests to the client, to their ids in the engine. */
   private readonly outstanding = new Map<string, RequestId>();
   private readonly channel: string;
-  /** This link's saves waiting for the other replicas to take them, by number. */
-  private readonly acks = new Map<number, PendingAcks>();
-  private seq = 0;
+  /** This link's saves waiting for the other replicas to take them. */
+  private readonly acks = new Acknowledgements(ACK_TIMEOUT);
 
   constructor(
     private readonly replication: Replication,
@@ -145,40 +137,15 @@ export class SessionLink implements SharedSessionState {
     this.closed = true;
     this.stop?.();
     this.stop = undefined;
-    for (const pending of this.acks.values()) pending.done?.();
-    this.acks.clear();
+    this.acks.close();
   }
 
   /**
    * Sends the new state to the other replicas holding the session and waits until each took it,
    * so the response that follows a save finds the state wherever the client's next request goes.
    */
-  private async share(state: Record<string, unknown>): Promise<void> {
-    const seq = ++this.seq;
-    // Registered first: an acknowledgement may arrive before the publication returns.
-    const pending: PendingAcks = { count: 0, expected: Infinity, done: undefined };
-    this.acks.set(seq, pending);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const receivers = await this.publish({ t: "state", state, seq });
-      // This replica is one of the receivers; a bus that cannot count is not waited for.
-      pending.expected = receivers === undefined ? 0 : receivers - 1;
-      if (pending.count >= pending.expected || this.closed) return;
-      await new Promise<void>((resolve) => {
-        pending.done = resolve;
-        timer = setTimeout(resolve, ACK_TIMEOUT);
-      });
-    } finally {
-      clearTimeout(timer);
-      this.acks.delete(seq);
-    }
-  }
-
-  private acknowledged(seq: number): void {
-    const pending = this.acks.get(seq);
-    if (!pending) return;
-    pending.count++;
-    if (pending.count >= pending.expected) pending.done?.();
+  private share(state: Record<string, unknown>): Promise<void> {
+    return this.acks.publish((seq) => this.publish({ t: "state", state, seq }));
   }
 
   private publish(message: Record<string, unknown>): Promise<number | undefined> {
@@ -203,7 +170,7 @@ export class SessionLink implements SharedSessionState {
         return;
       case "ack":
         if (message.to === this.replication.bus.replicaId && typeof message.seq === "number")
-          this.acknowledged(message.seq);
+          this.acks.acknowledged(message.seq);
         return;
       case "response": {
         const id = (message.message as { id?: RequestId }).id;
