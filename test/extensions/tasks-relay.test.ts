@@ -35,25 +35,42 @@ function buses(count: number, delay = 0): MessageBus[] {
   }));
 }
 
+/**
+ * Two replicas A and B over HTTP sharing a task store and buses delivering `delay` ms late, with a
+ * client of each. A's client declares elicitation (so a handler may ask) but is never polled;
+ * B's accepts.
+ */
+async function twoReplicas(delay = 0) {
+  const store = new MemoryTaskStore();
+  const [busA, busB] = buses(2, delay) as [MessageBus, MessageBus];
+  const a = taskServer({ store, bus: busA });
+  const b = taskServer({ store, bus: busB });
+  const httpA = await a.server.serveHttp();
+  const httpB = await b.server.serveHttp();
+  const onA = await McpClient.connect({
+    url: httpA.url,
+    protocolVersion: "2026-07-28",
+    elicitation: () => ({ action: "decline" }),
+  });
+  const onB = await McpClient.connect({
+    url: httpB.url,
+    protocolVersion: "2026-07-28",
+    elicitation: () => ({ action: "accept", content: { confirm: true } }),
+  });
+  const close = async () => {
+    await onA.close();
+    await onB.close();
+    await httpA.close();
+    await httpB.close();
+    await a.server.close();
+    await b.server.close();
+  };
+  return { a, b, onA, onB, close };
+}
+
 describe("tasks on replicas sharing a store and a bus", () => {
   it("carries a cancel and an update to the replica running the task", async () => {
-    const store = new MemoryTaskStore();
-    const [busA, busB] = buses(2) as [MessageBus, MessageBus];
-    const a = taskServer({ store, bus: busA });
-    const b = taskServer({ store, bus: busB });
-    const httpA = await a.server.serveHttp();
-    const httpB = await b.server.serveHttp();
-    // A declares elicitation (so the handler may ask) but is never polled: B answers.
-    const onA = await McpClient.connect({
-      url: httpA.url,
-      protocolVersion: "2026-07-28",
-      elicitation: () => ({ action: "decline" }),
-    });
-    const onB = await McpClient.connect({
-      url: httpB.url,
-      protocolVersion: "2026-07-28",
-      elicitation: () => ({ action: "accept", content: { confirm: true } }),
-    });
+    const { a, b, onA, onB, close } = await twoReplicas();
     try {
       const running = await onA.callTool("run", { ms: 60_000, label: "far" }, { task: true });
       await expect.poll(() => a.seen.taskIds).toContain(running.id);
@@ -66,29 +83,13 @@ describe("tasks on replicas sharing a store and a bus", () => {
       const fromB = await onB.task(asking.id);
       expect((await fromB.result()).text()).toBe("deleted x");
     } finally {
-      await onA.close();
-      await onB.close();
-      await httpA.close();
-      await httpB.close();
-      await a.server.close();
-      await b.server.close();
+      await close();
     }
   });
 
   it("answers a tasks/update only once the task no longer shows the question answered", async () => {
-    const store = new MemoryTaskStore();
     // A slow bus: the update's answer reaches the replica running the task 200 ms later.
-    const [busA, busB] = buses(2, 200) as [MessageBus, MessageBus];
-    const a = taskServer({ store, bus: busA });
-    const b = taskServer({ store, bus: busB });
-    const httpA = await a.server.serveHttp();
-    const httpB = await b.server.serveHttp();
-    const onA = await McpClient.connect({
-      url: httpA.url,
-      protocolVersion: "2026-07-28",
-      elicitation: () => ({ action: "decline" }),
-    });
-    const onB = await McpClient.connect({ url: httpB.url, protocolVersion: "2026-07-28" });
+    const { onA, onB, close } = await twoReplicas(200);
     type Got = { status: string; inputRequests?: Record<string, unknown> };
     try {
       const asking = await onA.callTool("confirm", { file: "y" }, { task: true });
@@ -106,12 +107,7 @@ describe("tasks on replicas sharing a store and a bus", () => {
       expect(after.status).not.toBe("input_required");
       expect((await (await onB.task(taskId)).result()).text()).toBe("deleted y");
     } finally {
-      await onA.close();
-      await onB.close();
-      await httpA.close();
-      await httpB.close();
-      await a.server.close();
-      await b.server.close();
+      await close();
     }
   });
 });
