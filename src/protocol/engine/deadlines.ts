@@ -1,3 +1,5 @@
+import { TransientSet } from "../../util/transient.js";
+
 /** Something that expires at `deadline` (milliseconds, `Date.now()` clock). */
 export interface Expiring {
   deadline: number;
@@ -15,7 +17,7 @@ const MAX_DELAY = 2 ** 31 - 1;
  * the timer is set for the next one. While nothing is in flight it does not keep the process alive.
  */
 export class Deadlines {
-  private readonly entries = new Set<Expiring>();
+  private readonly entries = new TransientSet<Expiring>();
   private timer: NodeJS.Timeout | undefined;
   private armedFor = Number.POSITIVE_INFINITY;
 

@@ -35,6 +35,8 @@ export {
   type RequestHandler,
 } from "./peer-options.js";
 
+import { TransientMap } from "../../util/transient.js";
+
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /**
@@ -44,10 +46,10 @@ const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unkno
 export class Peer {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
-  private readonly outgoing = new Map<RequestId, OutgoingRequest>();
+  private readonly outgoing = new TransientMap<RequestId, OutgoingRequest>();
   /** The timeouts of `outgoing`, on one timer. */
   private readonly deadlines = new Deadlines();
-  private readonly incoming = new Map<RequestId, IncomingRequest>();
+  private readonly incoming = new TransientMap<RequestId, IncomingRequest>();
   private nextId = 1;
   /** Set once the connection ended: `null` for an orderly close, else why it failed. */
   private ended: Error | null | undefined;

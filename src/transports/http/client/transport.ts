@@ -3,6 +3,7 @@ import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import { MessageParser } from "../../../jsonrpc/message-parser.js";
 import { isRequest, type JSONRPCMessage, type RequestId } from "../../../jsonrpc/messages.js";
 import type { Transport, TransportHandlers, TransportNetwork } from "../../../protocol/transport.js";
+import { TransientMap, TransientSet } from "../../../util/transient.js";
 import { authorizedRequest, type HttpAuthorizer } from "../shared/authorizer.js";
 import { httpStatusError, transportError } from "../shared/client-errors.js";
 import { NodeHttpClient } from "../shared/node-request.js";
@@ -57,9 +58,9 @@ export class StreamableHttpClientTransport implements Transport {
   private version: string | undefined;
   private initializeId: RequestId | undefined;
   /** Every request and stream in flight, aborted on close. */
-  private readonly inflight = new Set<{ abort(): void }>();
+  private readonly inflight = new TransientSet<{ abort(): void }>();
   /** The POST of each request in flight, by request id, so cancelling stops following it. */
-  private readonly requests = new Map<RequestId, Abort>();
+  private readonly requests = new TransientMap<RequestId, Abort>();
   /** Parses every answer and event of this connection: the server repeats its `_meta`. */
   private readonly parser = new MessageParser();
   private standalone: AbortController | undefined;

@@ -9,6 +9,7 @@ import {
   type Transport,
   type TransportHandlers,
 } from "../../../protocol/transport.js";
+import { TransientMap } from "../../../util/transient.js";
 import type { HttpExchange, SseSink } from "../shared/exchange.js";
 import { formatSseEvent } from "../shared/sse.js";
 import type { Replication } from "./replication.js";
@@ -34,7 +35,7 @@ interface PendingPost {
 export class HttpSessionTransport implements Transport {
   readonly network = TCP_NETWORK;
   private handlers: TransportHandlers | undefined;
-  private readonly byRequest = new Map<RequestId, PendingPost>();
+  private readonly byRequest = new TransientMap<RequestId, PendingPost>();
   private standalone: Stream | undefined;
   private readonly resumable = new Map<string, Stream>();
   private closed = false;

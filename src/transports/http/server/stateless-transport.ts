@@ -9,6 +9,7 @@ import {
   type Transport,
   type TransportHandlers,
 } from "../../../protocol/transport.js";
+import { TransientMap } from "../../../util/transient.js";
 import type { HttpExchange } from "../shared/exchange.js";
 import { modernErrorStatus } from "./modern-headers.js";
 import { nextStreamNumber, Stream, type StreamOptions, streamHeaders } from "./stream.js";
@@ -49,7 +50,7 @@ const closedBody = JSON.stringify({
 export class StatelessTransport implements Transport {
   readonly network = TCP_NETWORK;
   private handlers: TransportHandlers | undefined;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new TransientMap<number, Pending>();
   private lastId = 0;
   private closed = false;
 

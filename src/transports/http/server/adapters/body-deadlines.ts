@@ -6,13 +6,15 @@
  * and is armed again for what is left.
  */
 
+import { TransientSet } from "../../../../util/transient.js";
+
 /** A body being read: when it is due, and what to do if it is not all there by then. */
 export interface BodyDeadline {
   readonly at: number;
   readonly expire: () => void;
 }
 
-const waiting = new Set<BodyDeadline>();
+const waiting = new TransientSet<BodyDeadline>();
 let timer: NodeJS.Timeout | undefined;
 let timerAt = Number.POSITIVE_INFINITY;
 
