@@ -1,15 +1,23 @@
 /**
  * Collections for entries that come and go one at a time, such as the requests in flight on a
- * connection: when the last entry goes, they start a new `Map` or `Set` instead of deleting it
- * from the one they have.
+ * connection: a delete that leaves at most `FEW` entries starts a new `Map` or `Set` holding them,
+ * instead of deleting from the one it has.
  *
- * Why: V8 shrinks a `Map`'s or `Set`'s table when it empties, and allocates the new table in the
- * generation of the one it replaces. Once a full collection has moved a long-lived collection's
- * table to old space, each request that empties it leaves a table of old-space garbage (about
- * 60–180 bytes) that only the next full collection frees, and brings that collection nearer. A
- * new collection is young, and dies young. While more than one entry is held they behave as the
- * native ones do; iterating one while its last entry is deleted finishes the old collection.
+ * Why: V8 reallocates a `Map`'s or `Set`'s table when it empties (it shrinks) and when deleted
+ * entries fill it (it is rehashed), and allocates the new table in the generation of the one it
+ * replaces. Once a full collection has moved a long-lived collection's table to old space, each
+ * request leaves tables of old-space garbage (about 60–180 bytes each) that only the next full
+ * collection frees, and brings that collection nearer. A new collection is young and dies young.
+ * A long-lived entry (a `subscriptions/listen` request that stays open) is why "empty" is not
+ * enough. With more entries the copy would cost more than the table, and they behave as the
+ * native ones do. A loop over one may still visit an entry deleted after the loop started (it
+ * goes on over the collection it started with); deleting the entry it is on is safe.
  */
+const FEW = 2;
+
+/** The key equality of `Map` and `Set` (SameValueZero). */
+const same = (a: unknown, b: unknown): boolean => a === b || (Number.isNaN(a) && Number.isNaN(b));
+
 export class TransientMap<K, V> implements Iterable<[K, V]> {
   private map = new Map<K, V>();
 
@@ -32,9 +40,11 @@ export class TransientMap<K, V> implements Iterable<[K, V]> {
 
   delete(key: K): boolean {
     const map = this.map;
-    if (map.size !== 1) return map.delete(key);
+    if (map.size > FEW + 1) return map.delete(key);
     if (!map.has(key)) return false;
-    this.map = new Map();
+    const next = new Map<K, V>();
+    for (const [other, value] of map) if (!same(other, key)) next.set(other, value);
+    this.map = next;
     return true;
   }
 
@@ -55,7 +65,7 @@ export class TransientMap<K, V> implements Iterable<[K, V]> {
   }
 }
 
-/** A `Set` that starts a new one when its last entry goes: see `TransientMap`. */
+/** A `Set` that starts a new one when a delete leaves few values: see `TransientMap`. */
 export class TransientSet<T> implements Iterable<T> {
   private set = new Set<T>();
 
@@ -74,9 +84,11 @@ export class TransientSet<T> implements Iterable<T> {
 
   delete(value: T): boolean {
     const set = this.set;
-    if (set.size !== 1) return set.delete(value);
+    if (set.size > FEW + 1) return set.delete(value);
     if (!set.has(value)) return false;
-    this.set = new Set();
+    const next = new Set<T>();
+    for (const other of set) if (!same(other, value)) next.add(other);
+    this.set = next;
     return true;
   }
 

@@ -60,3 +60,16 @@ describe("TransientSet", () => {
     expect(set.size).toBe(0);
   });
 });
+
+describe("keys compared as a Map compares them", () => {
+  it("finds NaN and forgets it", () => {
+    const map = new TransientMap<number, string>();
+    map.set(Number.NaN, "nan").set(1, "one");
+    expect(map.delete(Number.NaN)).toBe(true);
+    expect([...map.keys()]).toEqual([1]);
+    const set = new TransientSet<number>();
+    set.add(Number.NaN).add(2);
+    expect(set.delete(Number.NaN)).toBe(true);
+    expect([...set]).toEqual([2]);
+  });
+});
