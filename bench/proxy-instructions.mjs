@@ -12,12 +12,17 @@
  *
  *   node bench/proxy-instructions.mjs [--era modern|legacy] [--front stdio|http] [--warmup N]
  *                                     [--base N] [--calls N] [--audit] [--predictable] [--top 0]
+ *                                     [--reps 1]
  *
  * `--audit` gives the proxy an audit log in a temporary folder. `--predictable` runs the proxy
- * with V8's `--predictable` (one thread, no timer-driven collections): its counts then repeat,
- * where otherwise a collection that falls in one run and not the other moves them by a quarter;
- * compare them with `bench/instructions.mjs --predictable true` counts. `--top N` lists the N
- * functions that cost most per call.
+ * with V8's `--predictable` (one thread, no timer-driven collections): over stdio its counts then
+ * repeat, where otherwise a collection that falls in one run and not the other moves them by a
+ * quarter; compare them with `bench/instructions.mjs --predictable true` counts. Over HTTP they
+ * do not: TurboFan compiles and the collector runs at other calls in the two runs of a count
+ * (most likely through timers, which fire by the clock that valgrind slows), and the
+ * difference moves by ±30k a call, below zero as often as above; `--reps N` makes N counts one
+ * after the other and prints each and their median. `--top N` lists the N functions that cost most
+ * per call (of the median count).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -42,6 +47,7 @@ const WARMUP = Number(option("--warmup", DEFAULTS[0]));
 const BASE = Number(option("--base", DEFAULTS[1]));
 const CALLS = Number(option("--calls", DEFAULTS[2]));
 const TOP = Number(option("--top", 0));
+const REPS = Number(option("--reps", 1));
 const AUDIT = args.includes("--audit");
 const PREDICTABLE = args.includes("--predictable");
 
@@ -166,23 +172,38 @@ async function drive(dir, name, calls) {
   return out;
 }
 
-if (!hasValgrind()) throw new Error("valgrind is not installed");
-const dir = mkdtempSync(join(tmpdir(), "mcpkit-proxy-instructions-"));
-try {
-  const [small, large] = await Promise.all([drive(dir, "base", BASE), drive(dir, "more", BASE + CALLS)]);
+/** One count: two runs under callgrind; per call, the total and each function's instructions. */
+async function count(dir, rep) {
+  const [small, large] = await Promise.all([
+    drive(dir, `base-${rep}`, BASE),
+    drive(dir, `more-${rep}`, BASE + CALLS),
+  ]);
   const a = costs(small);
   const b = costs(large);
   const perCall = (x, y) => (y - x) / CALLS;
-  process.stdout.write(
-    `mcpkit proxy ${ERA} ${FRONT}${AUDIT ? " --audit" : ""}${PREDICTABLE ? " --predictable" : ""}: ${Math.round(perCall(a.total, b.total))} instructions per call\n`,
-  );
   const names = new Set([...a.byName.keys(), ...b.byName.keys()]);
-  const rows = [...names]
-    .map((name) => [name, perCall(a.byName.get(name) ?? 0, b.byName.get(name) ?? 0)])
-    .sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]))
-    .slice(0, TOP);
-  for (const [name, count] of rows)
-    process.stdout.write(`${String(Math.round(count)).padStart(8)}  ${name}\n`);
+  const rows = [...names].map((name) => [name, perCall(a.byName.get(name) ?? 0, b.byName.get(name) ?? 0)]);
+  return { total: perCall(a.total, b.total), rows };
+}
+
+if (!hasValgrind()) throw new Error("valgrind is not installed");
+if (!Number.isInteger(REPS) || REPS < 1)
+  throw new Error(`--reps takes a whole number of 1 or more, not ${REPS}`);
+const dir = mkdtempSync(join(tmpdir(), "mcpkit-proxy-instructions-"));
+try {
+  const counts = [];
+  for (let rep = 1; rep <= REPS; rep++) counts.push(await count(dir, rep));
+  const label = `mcpkit proxy ${ERA} ${FRONT}${AUDIT ? " --audit" : ""}${PREDICTABLE ? " --predictable" : ""}`;
+  const sorted = [...counts].sort((x, y) => x.total - y.total);
+  const median = sorted[(sorted.length - 1) >> 1];
+  if (REPS > 1) {
+    const each = counts.map((c) => Math.round(c.total)).join(", ");
+    process.stdout.write(`${label}: counts ${each}; median below\n`);
+  }
+  process.stdout.write(`${label}: ${Math.round(median.total)} instructions per call\n`);
+  const rows = median.rows.sort((x, y) => Math.abs(y[1]) - Math.abs(x[1])).slice(0, TOP);
+  for (const [name, perCall] of rows)
+    process.stdout.write(`${String(Math.round(perCall)).padStart(8)}  ${name}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
