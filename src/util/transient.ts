@@ -40,10 +40,12 @@ export class TransientMap<K, V> implements Iterable<[K, V]> {
 
   delete(key: K): boolean {
     const map = this.map;
-    if (map.size > FEW + 1) return map.delete(key);
+    const size = map.size;
+    if (size > FEW + 1) return map.delete(key);
     if (!map.has(key)) return false;
     const next = new Map<K, V>();
-    for (const [other, value] of map) if (!same(other, key)) next.set(other, value);
+    // By key, not by entry: an entry of the iterator is an array made for it.
+    if (size > 1) for (const other of map.keys()) if (!same(other, key)) next.set(other, map.get(other)!);
     this.map = next;
     return true;
   }
@@ -84,10 +86,11 @@ export class TransientSet<T> implements Iterable<T> {
 
   delete(value: T): boolean {
     const set = this.set;
-    if (set.size > FEW + 1) return set.delete(value);
+    const size = set.size;
+    if (size > FEW + 1) return set.delete(value);
     if (!set.has(value)) return false;
     const next = new Set<T>();
-    for (const other of set) if (!same(other, value)) next.add(other);
+    if (size > 1) for (const other of set) if (!same(other, value)) next.add(other);
     this.set = next;
     return true;
   }
