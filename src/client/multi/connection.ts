@@ -2,7 +2,6 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { RequestOptions } from "../../protocol/engine/peer.js";
 import type { Tool as McpToolDescription } from "../../protocol/types/tools.js";
 import { isSessionExpired } from "../../transports/http/shared/client-errors.js";
-import { TransientSet } from "../../util/transient.js";
 import { McpClient } from "../client.js";
 import type { ToolCaller } from "../tool-adapter.js";
 import type { ToolResult } from "../tool-result.js";
@@ -66,7 +65,7 @@ export class ServerConnection implements ToolCaller {
   private pending: Promise<McpClient> | undefined;
   private closed = false;
   /** Connects in progress, so `close()` can wait for them and nothing started is left running. */
-  private readonly inflight = new TransientSet<Promise<unknown>>();
+  private readonly inflight = new Set<Promise<unknown>>();
   private wake: (() => void) | undefined;
 
   constructor(

@@ -8,6 +8,7 @@ import type {
   RequestId,
 } from "../../jsonrpc/messages.js";
 import { messageProblem } from "../../jsonrpc/messages.js";
+import { TransientMap } from "../../util/transient.js";
 import type { CheckedMessage, Transport } from "../transport.js";
 import type { Result } from "../types/base.js";
 import { answerFramingError, answerInvalid, answerRequest, respondError } from "./answers.js";
@@ -34,8 +35,6 @@ export {
   type PeerOptions,
   type RequestHandler,
 } from "./peer-options.js";
-
-import { TransientMap } from "../../util/transient.js";
 
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
