@@ -124,7 +124,7 @@ async function upstreamCall(target: ForwardTarget, ctx: ToolCallContext, call: F
   try {
     let output: ToolResult;
     try {
-      const wait = gate.enter();
+      const wait = gate.enter(call.signal);
       if (wait) await wait;
       try {
         calls.track(tool.server, call);

@@ -37,10 +37,11 @@ export class UpstreamGate {
 
   /**
    * Takes a place for one call: `undefined` at once when the upstream has room (no promise to wait
-   * on, the usual case), else a wait for a place, which rejects at once when too many already wait.
-   * Each entry is followed by one `leave`.
+   * on, the usual case), else a wait for a place, which rejects at once when too many already wait,
+   * and leaves the queue when `signal` aborts (the caller cancelled), rejecting with its reason.
+   * Each entry that resolves is followed by one `leave`.
    */
-  enter(): Promise<void> | undefined {
+  enter(signal?: AbortSignal): Promise<void> | undefined {
     if (this.running < (this.limits.maxConcurrency ?? 16)) {
       this.running++;
       return undefined;
@@ -53,8 +54,21 @@ export class UpstreamGate {
         ),
       );
     }
-    return new Promise<void>((resolve) => this.waiting.push(resolve)).then(() => {
-      this.running++;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const cancelled = () => {
+        const at = this.waiting.indexOf(admit);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(signal!.reason);
+      };
+      // The place is taken when it is given, so no call entering meanwhile can take it first.
+      const admit = () => {
+        signal?.removeEventListener("abort", cancelled);
+        this.running++;
+        resolve();
+      };
+      signal?.addEventListener("abort", cancelled, { once: true });
+      this.waiting.push(admit);
     });
   }
 

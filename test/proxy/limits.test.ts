@@ -1,7 +1,8 @@
 /**
  * What the proxy lets through from an upstream: results over `maxResultSize` are refused, error
  * `data` is cut to a bounded size, and each upstream has its own concurrency gate, so a hung one
- * neither takes every slot nor slows another upstream's calls.
+ * neither takes every slot nor slows another upstream's calls; a call its caller cancels while it
+ * waits for the gate leaves the queue and never reaches the upstream.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
@@ -95,5 +96,28 @@ describe("the proxy's limits on upstreams", () => {
     await expect.poll(() => slow.calls()).toBe(2);
     slow.release();
     expect((await queued).text()).toBe("released");
+  });
+
+  it("lets a caller cancel a call waiting for the gate: it leaves the queue, the upstream never sees it", async () => {
+    const slow = await upstream("slow");
+    const client = await connect({ upstream: { url: slow.url }, maxConcurrency: 1, maxQueued: 1 });
+    const first = client.callTool("hang");
+    await expect.poll(() => slow.calls()).toBe(1);
+    const controller = new AbortController();
+    const queued = client.callTool("hang", {}, { signal: controller.signal }).catch((e) => e);
+    // Queued: one more is refused, the queue being full.
+    await expect
+      .poll(async () => ((await client.callTool("hang").catch((e) => e)) as Error).message)
+      .toMatch(/is busy: 1 calls in flight and 1 waiting/);
+    controller.abort(new Error("not wanted any more"));
+    expect(await queued).toBeInstanceOf(Error);
+    // Its place in the queue is free again, and what waits there runs once the first ends.
+    const next = client.callTool("hang");
+    slow.release();
+    expect((await first).text()).toBe("released");
+    await expect.poll(() => slow.calls()).toBe(2);
+    slow.release();
+    expect((await next).text()).toBe("released");
+    expect(slow.calls()).toBe(2);
   });
 });
