@@ -15,9 +15,6 @@
  */
 const FEW = 2;
 
-/** The key equality of `Map` and `Set` (SameValueZero). */
-const same = (a: unknown, b: unknown): boolean => a === b || (Number.isNaN(a) && Number.isNaN(b));
-
 export class TransientMap<K, V> implements Iterable<[K, V]> {
   private map = new Map<K, V>();
 
@@ -40,12 +37,11 @@ export class TransientMap<K, V> implements Iterable<[K, V]> {
 
   delete(key: K): boolean {
     const map = this.map;
-    const size = map.size;
-    if (size > FEW + 1) return map.delete(key);
+    if (map.size > FEW + 1) return map.delete(key);
     if (!map.has(key)) return false;
-    const next = new Map<K, V>();
-    // By key, not by entry: an entry of the iterator is an array made for it.
-    if (size > 1) for (const other of map.keys()) if (!same(other, key)) next.set(other, map.get(other)!);
+    // A young copy: what deleting from it reallocates is young too, and `map` stays as it was.
+    const next = map.size === 1 ? new Map<K, V>() : new Map(map);
+    next.delete(key);
     this.map = next;
     return true;
   }
@@ -86,11 +82,10 @@ export class TransientSet<T> implements Iterable<T> {
 
   delete(value: T): boolean {
     const set = this.set;
-    const size = set.size;
-    if (size > FEW + 1) return set.delete(value);
+    if (set.size > FEW + 1) return set.delete(value);
     if (!set.has(value)) return false;
-    const next = new Set<T>();
-    if (size > 1) for (const other of set) if (!same(other, value)) next.add(other);
+    const next = set.size === 1 ? new Set<T>() : new Set(set);
+    next.delete(value);
     this.set = next;
     return true;
   }
