@@ -39,8 +39,12 @@ export class TransientMap<K, V> implements Iterable<[K, V]> {
     const map = this.map;
     if (map.size > FEW + 1) return map.delete(key);
     if (!map.has(key)) return false;
+    if (map.size === 1) {
+      this.map = new Map();
+      return true;
+    }
     // A young copy: what deleting from it reallocates is young too, and `map` stays as it was.
-    const next = map.size === 1 ? new Map<K, V>() : new Map(map);
+    const next = new Map(map);
     next.delete(key);
     this.map = next;
     return true;
@@ -84,7 +88,11 @@ export class TransientSet<T> implements Iterable<T> {
     const set = this.set;
     if (set.size > FEW + 1) return set.delete(value);
     if (!set.has(value)) return false;
-    const next = set.size === 1 ? new Set<T>() : new Set(set);
+    if (set.size === 1) {
+      this.set = new Set();
+      return true;
+    }
+    const next = new Set(set);
     next.delete(value);
     this.set = next;
     return true;
