@@ -146,7 +146,7 @@ describe("MultiServerClient: configs and failures", () => {
     expect(count).toBe(3);
     const calculator = tools.find((tool) => tool.name === "calculator")!;
     expect((await calculator.invoke({ expression: `${count} * 7` })).text).toBe("3 * 7 = 21");
-    expect(mcp.client("math").serverInfo.name).toBe("my-calculator");
+    expect(mcp.client("math").serverInfo.name).toBe("mcpkit-calculator");
   });
 
   it("reports a failing server and skips it, or rejects with failOnError", async () => {

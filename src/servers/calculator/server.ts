@@ -7,7 +7,7 @@ import { ExpressionError, evaluate } from "./evaluate.js";
  */
 export function createCalculatorServer(): McpServer {
   return new McpServer({
-    name: "my-calculator",
+    name: "mcpkit-calculator",
     version: "1.0.0",
     instructions: "Use the calculator tool for any arithmetic instead of computing it yourself.",
   }).tool(
