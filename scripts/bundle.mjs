@@ -5,8 +5,8 @@
  * `dist/_chunks/`, so each module exists once (one `McpError` class, one process reaper) whatever
  * entries a program imports. Node 20 loads a few bundled files in a fraction of the time it takes
  * for the ~45 small modules a server is written as. Dependencies stay external. Type declarations
- * come from `tsc -p tsconfig.build.json`, which emits only those. The source maps point at src/,
- * which the package ships (so do the declaration maps), instead of holding a second copy of it.
+ * come from `tsc -p tsconfig.build.json`, which emits only those. The source maps carry the source
+ * they point at, so a stack trace maps to src/ lines without the package shipping src/.
  */
 import { readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -38,7 +38,7 @@ await build({
   target: "node20",
   packages: "external",
   sourcemap: true,
-  sourcesContent: false,
+  sourcesContent: true,
   chunkNames: "_chunks/[name]-[hash]",
   logLevel: "warning",
 });

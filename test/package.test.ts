@@ -1,11 +1,12 @@
 /**
  * What `npm pack` puts in the tarball (the built dist/ must exist: `npm test` builds first): the
- * license, every entry point, and nothing a source map or declaration map points at but the
- * tarball lacks.
+ * license, every entry point, source maps that carry their sources, and a manifest without what
+ * only a clone of the repository uses.
  */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { dirname, join, posix, relative } from "node:path";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -38,29 +39,56 @@ describe("the npm package", () => {
     for (const target of targets) expect(files).toContain(posix.normalize(target));
   });
 
-  it("ships what each source map and declaration map points at", () => {
+  it("ships source maps that carry the source they map to, and no src/", () => {
     const maps = [...files].filter((file) => file.endsWith(".map"));
     expect(maps.length).toBeGreaterThan(0);
-    const missing: string[] = [];
+    const empty: string[] = [];
     for (const map of maps) {
-      const { sources } = JSON.parse(readFileSync(join(root, map), "utf8")) as { sources: string[] };
-      for (const source of sources) {
-        const target = relative(root, join(root, dirname(map), source))
-          .split("\\")
-          .join("/");
-        if (!files.has(target)) missing.push(`${map} → ${source}`);
-      }
+      const { sources, sourcesContent } = JSON.parse(readFileSync(join(root, map), "utf8")) as {
+        sources: string[];
+        sourcesContent?: (string | null)[];
+      };
+      sources.forEach((source, i) => {
+        if (typeof sourcesContent?.[i] !== "string") empty.push(`${map} → ${source}`);
+      });
     }
-    expect(missing).toEqual([]);
+    expect(empty).toEqual([]);
+    expect([...files].filter((file) => file.startsWith("src/"))).toEqual([]);
   });
 
   it("ships no tests, examples, benchmarks or build scripts", () => {
-    const outside = [...files].filter((file) => !/^(dist|src)\//.test(file));
+    const outside = [...files].filter((file) => !file.startsWith("dist/"));
     expect(outside.sort()).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json"]);
   });
 
-  it("runs nothing when installed: the build runs in a clone (prepare), not at install", () => {
-    for (const hook of ["preinstall", "install", "postinstall"]) expect(pkg.scripts[hook]).toBeUndefined();
-    expect(pkg.scripts.prepare).toBe("npm run build");
+  it("runs nothing when installed: the build runs when packing (prepack), not at install", () => {
+    for (const hook of ["preinstall", "install", "postinstall", "prepare"])
+      expect(pkg.scripts[hook]).toBeUndefined();
+    expect(pkg.scripts.prepack).toBe("npm run build && node scripts/publish-manifest.mjs strip");
+    expect(pkg.scripts.postpack).toBe("node scripts/publish-manifest.mjs restore");
+  });
+
+  it("publishes a manifest without scripts, devDependencies or allowScripts, and restores the repository's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcpkit-manifest-"));
+    try {
+      const original = readFileSync(join(root, "package.json"), "utf8");
+      writeFileSync(join(dir, "package.json"), original);
+      const script = join(root, "scripts/publish-manifest.mjs");
+      await run(process.execPath, [script, "strip"], { cwd: dir });
+      const published = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+      for (const field of ["scripts", "devDependencies", "allowScripts"])
+        expect(published).not.toHaveProperty(field);
+      expect(published).toMatchObject({
+        name: "mcpkit",
+        exports: pkg.exports,
+        dependencies: pkg.dependencies,
+      });
+      // A second strip before the restore would lose the repository's manifest: it refuses.
+      await expect(run(process.execPath, [script, "strip"], { cwd: dir })).rejects.toThrow(/restore/);
+      await run(process.execPath, [script, "restore"], { cwd: dir });
+      expect(readFileSync(join(dir, "package.json"), "utf8")).toBe(original);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

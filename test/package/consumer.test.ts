@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,8 +66,16 @@ beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), "mcpkit-consumer-"));
   const modules = join(project, "node_modules");
   mkdirSync(join(modules, "mcpkit"), { recursive: true });
+  // Packed as `npm publish` would: the built dist/ (npm test builds first) and the manifest as
+  // prepack strips it, in a staging folder so the repository's own manifest is never touched.
+  const stage = join(project, "stage");
+  mkdirSync(stage);
+  for (const file of ["package.json", "README.md", "CHANGELOG.md", "LICENSE"])
+    cpSync(join(root, file), join(stage, file));
+  cpSync(join(root, "dist"), join(stage, "dist"), { recursive: true });
+  await run(process.execPath, [join(root, "scripts/publish-manifest.mjs"), "strip"], { cwd: stage });
   const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", project], {
-    cwd: root,
+    cwd: stage,
   });
   const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
   await run("tar", ["-xzf", join(project, filename), "-C", join(modules, "mcpkit"), "--strip-components=1"]);
@@ -91,6 +99,12 @@ afterAll(() => {
 });
 
 describe("the packed package in a consumer project", () => {
+  it("installs a manifest with no scripts for the consumer's npm to vet", () => {
+    const installed = JSON.parse(readFileSync(join(project, "node_modules/mcpkit/package.json"), "utf8"));
+    expect(installed.scripts).toBeUndefined();
+    expect(installed.devDependencies).toBeUndefined();
+  });
+
   it("type-checks the README's server and client with module bundler", async () => {
     await compile("tsconfig.bundler.json");
   }, 60_000);
