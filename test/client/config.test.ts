@@ -101,7 +101,7 @@ describe("unknown keys", () => {
     expect(() => parseConfig({ mcpservers: {} }, "mcp.json")).toThrow(
       'mcp.json: unknown key "mcpservers" — did you mean "mcpServers"? (at mcpservers)',
     );
-    expect(() => parseConfig({ servers: {} })).toThrow('unknown key "servers" — did you mean "mcpServers"?');
+    expect(() => parseConfig({ servers: [] })).toThrow('unknown key "servers" — did you mean "mcpServers"?');
     expect(() => parseConfig({ other: {} })).toThrow('the config needs an "mcpServers" object');
   });
 

@@ -43,8 +43,18 @@ export class ConfigError extends Error {
   readonly column: number | undefined;
   /** For an unknown key or value: the one probably meant. */
   readonly suggestion: string | undefined;
+  /**
+   * Every problem of the config, this one's included: a config with several mistakes is reported
+   * at once, as one `ConfigError` for the config as a whole whose message lists them all.
+   */
+  readonly problems: readonly ConfigError[];
 
-  constructor(problem: string, at: ConfigLocation = {}, suggestion?: string) {
+  constructor(
+    problem: string,
+    at: ConfigLocation = {},
+    suggestion?: string,
+    problems?: readonly ConfigError[],
+  ) {
     const place = at.file
       ? `${at.file}${at.line === undefined ? "" : `:${at.line}:${at.column}`}: `
       : at.line === undefined
@@ -60,5 +70,31 @@ export class ConfigError extends Error {
     this.line = at.line;
     this.column = at.column;
     this.suggestion = suggestion;
+    this.problems = problems ?? [this];
   }
+
+  /** One error for `problems` (at least one): the problem itself when it is alone. */
+  static of(problems: readonly ConfigError[]): ConfigError {
+    const [first, ...rest] = problems;
+    if (!first) throw new RangeError("ConfigError.of needs at least one problem");
+    if (rest.length === 0) return first;
+    const list = problems.map((problem) => `\n  - ${problem.message}`).join("");
+    return new ConfigError(`${problems.length} problems:${list}`, { file: first.file }, undefined, problems);
+  }
+}
+
+/**
+ * A key another host writes in the same file (Cline's `alwaysAllow`, VS Code's `inputs`): the
+ * config is used, and the warning says what mcpkit does with the key.
+ */
+export interface ConfigWarning {
+  message: string;
+  file?: string;
+  server?: string;
+  path: readonly (string | number)[];
+}
+
+/** Where warnings go when no `onWarning` is given: Node's process warnings (stderr). */
+export function emitConfigWarning(warning: ConfigWarning): void {
+  process.emitWarning(warning.message, { type: "ConfigWarning" });
 }

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { ConfigError, type ConfigLocation } from "./config-error.js";
+import { ConfigError, type ConfigLocation, type ConfigWarning, emitConfigWarning } from "./config-error.js";
 import { parseConfigJson } from "./config-json.js";
 import { checkConfig, type EntrySchema, SERVER_ENTRY } from "./config-schema.js";
 
@@ -63,6 +63,12 @@ function expandString(text: string, env: Record<string, string | undefined>, at:
     const match = end === -1 ? null : REFERENCE.exec(text.slice(start + 2, end));
     if (!match) {
       const written = text.slice(start, end === -1 ? undefined : end + 1);
+      if (written.startsWith("${input:")) {
+        throw new ConfigError(
+          `${JSON.stringify(written)} is a VS Code input, which mcpkit does not prompt for: set an environment variable and write \${NAME}`,
+          at,
+        );
+      }
       throw new ConfigError(
         `${JSON.stringify(written)} is not a variable: write \${NAME} or \${NAME:-default}`,
         at,
@@ -129,27 +135,36 @@ export function expandServerConfig(
 }
 
 /**
- * Checks a config and returns it: an `mcpServers` object whose entries have a `command` (stdio) or a
- * `url` (HTTP) and only known keys, each of the right type. Anything else throws a `ConfigError`
- * naming `source` (the file), the server and the key, with the key probably meant for an unknown one.
- * `schema` is the set of keys allowed (the proxy's adds `allowTools` and `denyTools`).
+ * Checks a config and returns it: an `mcpServers` object (VS Code's `servers` is read as one) whose
+ * entries have a `command` (stdio) or a `url` (HTTP) and only known keys, each of the right type.
+ * Anything else throws a `ConfigError` naming `source` (the file), the server and the key, with the
+ * key probably meant for an unknown one; a config with several mistakes lists them all (`problems`).
+ * Keys other hosts write (Cline's `alwaysAllow`, VS Code's `envFile`) are ignored with a warning to
+ * `onWarning` (default: a process warning on stderr). `schema` is the set of keys allowed (the
+ * proxy's adds `allowTools` and `denyTools`).
  */
 export function parseConfig(
   value: unknown,
   source?: string,
   schema: EntrySchema = SERVER_ENTRY,
+  onWarning: (warning: ConfigWarning) => void = emitConfigWarning,
 ): McpServersConfig {
-  checkConfig(value, schema, source);
-  return value as McpServersConfig;
+  const { servers, warnings } = checkConfig(value, schema, source);
+  for (const warning of warnings) onWarning(warning);
+  const config = value as McpServersConfig;
+  return config.mcpServers === servers
+    ? config
+    : { ...config, mcpServers: servers as McpServersConfig["mcpServers"] };
 }
 
 /** Reads a config file and checks it (see `parseConfig`), leaving its `${VAR}`s as written. */
 export async function readConfigFile(
   path: string,
   schema: EntrySchema = SERVER_ENTRY,
+  onWarning?: (warning: ConfigWarning) => void,
 ): Promise<McpServersConfig> {
   const text = await readFile(path, "utf8");
-  return parseConfig(parseConfigJson(text, path), path, schema);
+  return parseConfig(parseConfigJson(text, path), path, schema, onWarning);
 }
 
 /**
@@ -161,8 +176,9 @@ export async function loadConfigFile(
   path: string,
   env: Record<string, string | undefined> = process.env,
   schema: EntrySchema = SERVER_ENTRY,
+  onWarning?: (warning: ConfigWarning) => void,
 ): Promise<McpServersConfig> {
-  const config = await readConfigFile(path, schema);
+  const config = await readConfigFile(path, schema, onWarning);
   const mcpServers: Record<string, ServerConfig> = {};
   for (const [name, entry] of Object.entries(config.mcpServers)) {
     mcpServers[name] = entry.disabled ? entry : expandServerConfig(name, entry, { env, file: path });

@@ -8,7 +8,7 @@ export {
   type ServerConfig,
   type StdioServerConfig,
 } from "./config.js";
-export { ConfigError, type ConfigLocation } from "./config-error.js";
+export { ConfigError, type ConfigLocation, type ConfigWarning } from "./config-error.js";
 export type { ServerHealth, ServerState } from "./connection.js";
 export {
   MultiServerClient,

@@ -11,6 +11,7 @@ import {
   readConfigFile,
   type ServerConfig,
 } from "./config.js";
+import { SERVER_ENTRY } from "./config-schema.js";
 import { ServerConnection, type ServerHealth, type ServerState } from "./connection.js";
 import type { CollisionPolicy } from "./naming.js";
 import { DEFAULT_RECONNECT, type ReconnectPolicy } from "./reconnect.js";
@@ -78,7 +79,10 @@ export interface MultiServerEvents {
    * `on` option, which is in place before `connect` resolves.
    */
   serverSkipped: SkippedServer;
-  /** A server's client worked around something, such as a tool left out because its schema is too deep. */
+  /**
+   * A server's client worked around something, such as a tool left out because its schema is too
+   * deep, or its config entry holds a key another host writes (Cline's `alwaysAllow`), ignored.
+   */
   warning: { server: string; message: string };
 }
 
@@ -144,7 +148,14 @@ export class MultiServerClient {
   ): Promise<MultiServerClient> {
     const wrapped =
       "mcpServers" in config && typeof config.mcpServers === "object" ? config : { mcpServers: config };
-    const { mcpServers } = parseConfig(wrapped, options.configFile);
+    // Keys other hosts write are reported as `warning` events when listened to, else on stderr.
+    const warn = options.on?.warning;
+    const { mcpServers } = parseConfig(
+      wrapped,
+      options.configFile,
+      SERVER_ENTRY,
+      warn ? ({ server, message }) => warn({ server: server ?? "", message }) : undefined,
+    );
     const { env, configFile } = options;
     const settings = {
       connectTimeout: options.connectTimeout ?? 30_000,
@@ -212,7 +223,8 @@ export class MultiServerClient {
     path: string,
     options: MultiServerFileOptions = {},
   ): Promise<MultiServerClient> {
-    return MultiServerClient.connect(await readConfigFile(path), {
+    // Its warnings are reported once, by connect.
+    return MultiServerClient.connect(await readConfigFile(path, SERVER_ENTRY, () => {}), {
       ...options,
       env: options.env ?? process.env,
       configFile: path,
