@@ -22,8 +22,14 @@ describe("exit codes", SLOW, () => {
     expect(json(machine)).toMatchObject({ isError: true, content: [{ type: "text" }] });
   });
 
-  it("1: arguments the tool's schema rejects come back from the server as a tool error", async () => {
-    const run = await mcpkit(["call", "get-sum", "--arg", "a=two", "--arg", "b=2", ...REFERENCE_SERVER]);
+  it("1: arguments the tool's schema rejects, sent unchecked, come back from the server as a tool error", async () => {
+    const run = await mcpkit([
+      "call",
+      "get-sum",
+      '{"a": "two", "b": 2}',
+      "--no-validate",
+      ...REFERENCE_SERVER,
+    ]);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toContain("[error, text]");
   });

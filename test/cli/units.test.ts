@@ -28,11 +28,17 @@ describe("--arg values typed by the input schema", () => {
     expect(typedValue({ anyOf: [{ type: "string" }, { type: "number" }] }, "5")).toBe(5);
   });
 
-  it("without a schema: JSON when it parses, else the text; a value that fits no type is passed as given", () => {
+  it("without a schema: JSON when it parses, else the text; a value that fits no type is a usage error", () => {
     expect(typedValue(undefined, "12")).toBe(12);
     expect(typedValue(undefined, "hello")).toBe("hello");
     expect(typedValue({}, "[1]")).toEqual([1]);
-    expect(typedValue({ type: "number" }, "two")).toBe("two");
+    expect(() => typedValue({ type: "number" }, "two", "n")).toThrow(
+      '--arg n=two: "n" takes a number, and "two" is not one',
+    );
+    expect(() => typedValue({ type: "integer" }, "1.5", "n")).toThrow('"n" takes an integer');
+    expect(() => typedValue({ type: ["object", "null"] }, "[1]", "o")).toThrow(
+      '"o" takes an object or a null',
+    );
   });
 
   it("merges a JSON object and --arg pairs, the pairs winning", () => {

@@ -8,13 +8,14 @@ import { addMetaOption, type CliContext, clientCommand, print, printResult } fro
 import { renderBlock, renderJson } from "../shared/content.js";
 import { Exit, UsageError } from "../shared/errors.js";
 import { collect, parseJsonObject, splitPair } from "../shared/options.js";
-import { propertiesOf, typedValue } from "../shared/schema.js";
+import { checkArguments, propertiesOf, typedValue } from "../shared/schema.js";
 import type { Session } from "../shared/session.js";
 import { clearStatus, note, progressReporter, setStatus } from "../shared/status.js";
 import { didYouMean } from "../shared/suggest.js";
 
 interface CallOptions {
   arg?: string[];
+  validate?: boolean;
   progress?: boolean;
   meta?: boolean;
 }
@@ -46,7 +47,7 @@ export function toolArguments(
   const { properties } = propertiesOf(tool?.inputSchema);
   for (const pair of pairs) {
     const [key, text] = splitPair(pair, "--arg");
-    args[key] = typedValue(properties[key], text);
+    args[key] = typedValue(properties[key], text, key);
   }
   return args;
 }
@@ -63,6 +64,7 @@ async function call(session: Session, operands: string[], options: CallOptions &
   const [name, json] = operands as [string, string | undefined];
   const tool = await findTool(client, name, signal);
   const args = toolArguments(tool, json, options.arg);
+  if (tool && options.validate !== false) await checkArguments(tool, args);
   const mode = progressMode(options);
   const requestOptions = {
     signal,
@@ -113,6 +115,8 @@ export function registerCallCommand(program: Command, context: CliContext): void
 A --arg value is typed by the tool's input schema: for a string property it stays text
 (--arg zip=007), for a number, boolean, array or object it is read as JSON (--arg n=3,
 --arg tags='["a","b"]'); without a schema it is JSON when it parses, else text.
+The arguments are checked against the schema before the call: a missing required
+argument or a value of the wrong type exits with 2 (--no-validate sends them as they are).
 
 The result's content is shown block by block as [type]; images and audio are summarised
 (mime type, size). A tool that fails (isError) shows [error, …] blocks and exits with 1.
@@ -140,7 +144,11 @@ Progress is shown on stderr when it is a terminal (--progress: always, as lines)
         command
           .option("-a, --arg <key=value>", "an argument (repeatable)", collect)
           .option("--progress", "show progress even when stderr is not a terminal")
-          .option("--no-progress", "do not show progress"),
+          .option("--no-progress", "do not show progress")
+          .option(
+            "--no-validate",
+            "send the arguments without checking them against the tool's input schema",
+          ),
       ),
     check: ([, json], options) => void toolArguments(undefined, json, options.arg),
     run: call,

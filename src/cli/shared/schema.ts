@@ -1,5 +1,10 @@
-/** Reading a tool's input schema: a short signature for humans, and typing `--arg k=v` values. */
+/**
+ * Reading a tool's input schema: a short signature for humans, typing `--arg k=v` values, and
+ * checking the arguments before they are sent.
+ */
+import { compileSchema } from "../../protocol/schema/validator.js";
 import type { JsonSchema } from "../../protocol/types/tools.js";
+import { UsageError } from "./errors.js";
 
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -54,9 +59,10 @@ const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 /**
  * The value of `--arg key=text` for a property of this schema: JSON when it parses to a type the
  * property accepts (so a string property keeps `007` and `true` as text), else the text when strings
- * are accepted. Without a schema: JSON when it parses, else the text.
+ * are accepted, else the text read as the number or boolean the property takes. Text that cannot be
+ * any type the property takes is a `UsageError`. Without a schema: JSON when it parses, else the text.
  */
-export function typedValue(schema: unknown, text: string): unknown {
+export function typedValue(schema: unknown, text: string, key = "value"): unknown {
   let parsed: { value: unknown } | undefined;
   try {
     parsed = { value: JSON.parse(text) };
@@ -71,8 +77,35 @@ export function typedValue(schema: unknown, text: string): unknown {
     if (types.includes(type) || integer) return parsed.value;
   }
   if (types.includes("string")) return text;
-  if ((types.includes("number") || types.includes("integer")) && NUMBER.test(text.trim()))
-    return Number(text);
+  const number = Number(text.trim());
+  if (types.includes("number") && NUMBER.test(text.trim())) return number;
+  if (types.includes("integer") && NUMBER.test(text.trim()) && Number.isInteger(number)) return number;
   if (types.includes("boolean") && /^(true|false)$/i.test(text)) return text.toLowerCase() === "true";
-  return parsed ? parsed.value : text;
+  const takes = types.map((type) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`)).join(" or ");
+  throw new UsageError(
+    `--arg ${key}=${text}: "${key}" takes ${takes}, and ${JSON.stringify(text)} is not one`,
+  );
+}
+
+/**
+ * Checks a tool's arguments against its input schema before they are sent, so a missing or
+ * mistyped argument is the user's to fix (exit 2), not a round trip. A schema that cannot be
+ * compiled is left to the server.
+ */
+export async function checkArguments(tool: { name: string; inputSchema?: JsonSchema }, args: unknown) {
+  if (!tool.inputSchema) return;
+  let validation: Awaited<ReturnType<ReturnType<typeof compileSchema>["validate"]>>;
+  // Servers built on zod 3 tools declare draft-07, which the 2020-12 checker does not load by
+  // URI; what tools use of it (types, properties, required, enums) reads the same in both.
+  const { $schema: _declared, ...schema } = tool.inputSchema;
+  try {
+    validation = await compileSchema(schema as JsonSchema).validate(args);
+  } catch {
+    return;
+  }
+  if (!validation.ok) {
+    throw new UsageError(
+      `${tool.name}'s arguments: ${validation.message} (--no-validate sends them as they are)`,
+    );
+  }
 }
