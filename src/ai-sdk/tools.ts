@@ -1,7 +1,11 @@
-import { type Tool as AiSdkTool, dynamicTool, type JSONSchema7, jsonSchema } from "ai";
+import type { Tool as AiSdkTool, JSONSchema7 } from "ai";
 import { type LlmProvider, schemaForLlm } from "../client/llm-schema.js";
 import type { AgentTool, ToolOutput } from "../client/tool.js";
 import type { AudioContent, ImageContent } from "../protocol/types/content.js";
+import { importPeer } from "../util/optional-peer.js";
+
+// `ai` is an optional peer: without it, importing mcpkit/ai-sdk says which package to install.
+const { dynamicTool, jsonSchema } = await importPeer("ai", "mcpkit/ai-sdk", () => import("ai"));
 
 export interface AiSdkToolsOptions {
   /**

@@ -1,8 +1,15 @@
-import { ToolMessage } from "@langchain/core/messages";
-import { DynamicStructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
+import type { DynamicStructuredTool, ToolRunnableConfig } from "@langchain/core/tools";
 import { type LlmProvider, schemaForLlm } from "../client/llm-schema.js";
 import type { AgentTool, ToolOutput } from "../client/tool.js";
 import type { JsonSchema } from "../protocol/types/tools.js";
+import { importPeer } from "../util/optional-peer.js";
+
+// `@langchain/core` is an optional peer: without it, importing mcpkit/langchain says which package to install.
+const feature = "mcpkit/langchain";
+const [{ ToolMessage }, tools] = await Promise.all([
+  importPeer("@langchain/core", feature, () => import("@langchain/core/messages")),
+  importPeer("@langchain/core", feature, () => import("@langchain/core/tools")),
+]);
 
 export interface LangChainToolsOptions {
   /**
@@ -43,7 +50,7 @@ export function toLangChainTools(
 /** One {@link AgentTool} as a LangChain `StructuredTool`; see {@link toLangChainTools}. */
 export function toLangChainTool(tool: AgentTool, options: LangChainToolsOptions = {}): DynamicStructuredTool {
   const schema: JsonSchema = schemaForLlm(tool.inputSchema, options.provider ?? "generic");
-  return new DynamicStructuredTool({
+  return new tools.DynamicStructuredTool({
     name: tool.name,
     description: tool.description,
     schema,

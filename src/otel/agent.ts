@@ -1,9 +1,12 @@
-import { type Attributes, context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { Attributes, SpanKind as SpanKindValue } from "@opentelemetry/api";
 import type { AgentActivity, AgentActivitySpan, AgentTracer } from "../agent/tracer.js";
 import { VERSION } from "../version.js";
+import { api } from "./api.js";
 import { ATTR, recordError } from "./attributes.js";
 import { ensureContextManager } from "./context.js";
 import type { OtelOptions } from "./options.js";
+
+const { context, SpanKind, SpanStatusCode, trace } = api;
 
 /** Options of `agentTracer`. */
 export interface AgentTracerOptions extends Pick<OtelOptions, "tracerProvider"> {
@@ -25,7 +28,9 @@ export function agentTracer(options: AgentTracerOptions = {}): AgentTracer {
   ensureContextManager();
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer("mcpkit", VERSION);
   const { agentName, model } = options;
-  const describe = (activity: AgentActivity): { name: string; kind: SpanKind; attributes: Attributes } => {
+  const describe = (
+    activity: AgentActivity,
+  ): { name: string; kind: SpanKindValue; attributes: Attributes } => {
     if (activity.kind === "run") {
       const attributes: Attributes = { [ATTR.operation]: "invoke_agent" };
       if (agentName !== undefined) attributes["gen_ai.agent.name"] = agentName;

@@ -1,7 +1,9 @@
 import type { Attributes, Span } from "@opentelemetry/api";
-import { SpanStatusCode } from "@opentelemetry/api";
 import { McpError } from "../jsonrpc/errors.js";
 import type { Transport } from "../protocol/transport.js";
+import { api } from "./api.js";
+
+const { SpanStatusCode } = api;
 
 /** Attribute names of the OpenTelemetry semantic conventions for MCP. */
 export const ATTR = {

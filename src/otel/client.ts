@@ -1,6 +1,7 @@
-import { type Attributes, context, SpanKind, trace } from "@opentelemetry/api";
+import type { Attributes } from "@opentelemetry/api";
 import type { ClientMiddleware } from "../client/middleware.js";
 import type { Meta } from "../protocol/types/base.js";
+import { api } from "./api.js";
 import {
   ATTR,
   networkAttributes,
@@ -13,6 +14,8 @@ import {
 } from "./attributes.js";
 import { instruments, type OtelOptions } from "./options.js";
 import { metaPropagator } from "./propagation.js";
+
+const { context, SpanKind, trace } = api;
 
 /**
  * A client middleware that traces every request the client sends: a `CLIENT` span named

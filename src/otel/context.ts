@@ -1,11 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import {
-  type Context,
-  type ContextManager,
-  context,
-  createContextKey,
-  ROOT_CONTEXT,
-} from "@opentelemetry/api";
+import type { Context, ContextManager } from "@opentelemetry/api";
+import { api } from "./api.js";
+
+const { context, createContextKey, ROOT_CONTEXT } = api;
 
 /**
  * A context manager on `AsyncLocalStorage`, so the span of a request a server handles is the

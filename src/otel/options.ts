@@ -1,14 +1,10 @@
-import {
-  type Histogram,
-  type MeterProvider,
-  metrics,
-  type Tracer,
-  type TracerProvider,
-  trace,
-} from "@opentelemetry/api";
+import type { Histogram, MeterProvider, Tracer, TracerProvider } from "@opentelemetry/api";
 import { VERSION } from "../version.js";
+import { api } from "./api.js";
 import { DURATION_BUCKETS } from "./attributes.js";
 import { ensureContextManager } from "./context.js";
+
+const { metrics, trace } = api;
 
 /** Options of `otelServer`, `otelClient` and `agentTracer`. */
 export interface OtelOptions {

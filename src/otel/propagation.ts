@@ -1,13 +1,7 @@
-import {
-  type Context,
-  createTraceState,
-  INVALID_SPANID,
-  INVALID_TRACEID,
-  isSpanContextValid,
-  type SpanContext,
-  TraceFlags,
-  trace,
-} from "@opentelemetry/api";
+import type { Context, SpanContext } from "@opentelemetry/api";
+import { api } from "./api.js";
+
+const { createTraceState, INVALID_SPANID, INVALID_TRACEID, isSpanContextValid, TraceFlags, trace } = api;
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-|$)/;
 

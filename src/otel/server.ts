@@ -1,5 +1,6 @@
-import { type Attributes, context, SpanKind, trace } from "@opentelemetry/api";
+import type { Attributes } from "@opentelemetry/api";
 import type { ServerMiddleware } from "../server/middleware.js";
+import { api } from "./api.js";
 import {
   ATTR,
   networkAttributes,
@@ -12,6 +13,8 @@ import {
 import { MetricAttributeSets } from "./metric-attributes.js";
 import { instruments, type OtelOptions } from "./options.js";
 import { metaPropagator } from "./propagation.js";
+
+const { context, SpanKind, trace } = api;
 
 /**
  * A server middleware that traces every request and notification the server handles: a `SERVER`

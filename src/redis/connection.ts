@@ -1,5 +1,8 @@
-import { createClient } from "@redis/client";
 import { ReplicationUnavailableError } from "../transports/http/server/replication.js";
+import { importPeer } from "../util/optional-peer.js";
+
+// `@redis/client` is an optional peer: without it, importing mcpkit/redis says which package to install.
+const { createClient } = await importPeer("@redis/client", "mcpkit/redis", () => import("@redis/client"));
 
 /** How `mcpkit/redis` connects. */
 export interface RedisConnectionOptions {

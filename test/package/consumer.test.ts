@@ -99,6 +99,40 @@ afterAll(() => {
 });
 
 describe("the packed package in a consumer project", () => {
+  // The consumer installed none of the optional peers.
+  it.each([
+    ["mcpkit/redis", "@redis/client"],
+    ["mcpkit/otel", "@opentelemetry/api"],
+    ["mcpkit/ai-sdk", "ai"],
+    ["mcpkit/langchain", "@langchain/core"],
+  ])("importing %s without %s names the package to install", async (entry, peer) => {
+    const failed = run(
+      process.execPath,
+      ["--input-type=module", "-e", `await import(${JSON.stringify(entry)})`],
+      {
+        cwd: project,
+      },
+    );
+    await expect(failed).rejects.toMatchObject({
+      stderr: expect.stringContaining(`MissingPeerError: ${entry} needs ${peer}: npm install ${peer}`),
+    });
+  });
+
+  it("mcpkit serve --redis without @redis/client is a usage error naming the package", async () => {
+    const cli = join(project, "node_modules/mcpkit/dist/cli/main.js");
+    const failed = run(
+      process.execPath,
+      [cli, "serve", "calculator", "--http", "--port", "0", "--redis", "redis://127.0.0.1:9"],
+      {
+        cwd: project,
+      },
+    );
+    await expect(failed).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--redis needs @redis/client: npm install @redis/client"),
+    });
+  });
+
   it("installs a manifest with no scripts for the consumer's npm to vet", () => {
     const installed = JSON.parse(readFileSync(join(project, "node_modules/mcpkit/package.json"), "utf8"));
     expect(installed.scripts).toBeUndefined();

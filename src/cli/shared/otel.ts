@@ -5,6 +5,7 @@
  */
 import type { ClientMiddleware } from "../../client/middleware.js";
 import type { ServerMiddleware } from "../../server/middleware.js";
+import { isMissingPackage, MissingPeerError } from "../../util/optional-peer.js";
 import { UsageError } from "./errors.js";
 
 /** The middlewares to install and how to flush what is left at exit. */
@@ -36,9 +37,13 @@ export async function startTracing(exporter: "otlp" | "console", env = process.e
   let otel: typeof import("../../otel/index.js");
   try {
     [sdk, otel] = await Promise.all([import("@opentelemetry/sdk-trace-base"), import("../../otel/index.js")]);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof MissingPeerError) && !isMissingPackage(error, "@opentelemetry/sdk-trace-base")) {
+      throw error;
+    }
     throw new UsageError(
       "--otel needs the OpenTelemetry API and trace SDK: npm install @opentelemetry/api @opentelemetry/sdk-trace-base",
+      { cause: error },
     );
   }
   const spans = url

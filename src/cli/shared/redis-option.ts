@@ -1,6 +1,7 @@
 /** `--redis <url>` of `serve` and `proxy`: run as one of several replicas sharing a Redis. */
 import type { Command } from "commander";
 import type { RedisReplication } from "../../redis/replication.js";
+import { MissingPeerError } from "../../util/optional-peer.js";
 import { ConnectionError, describeError, UsageError } from "./errors.js";
 import { note } from "./status.js";
 
@@ -37,7 +38,12 @@ export function checkRedisUrl(url: string | undefined): void {
 export async function replicationOf(url: string | undefined): Promise<RedisReplication | undefined> {
   if (url === undefined) return undefined;
   checkRedisUrl(url);
-  const { redisReplication } = await import("../../redis/replication.js");
+  const { redisReplication } = await import("../../redis/replication.js").catch((error: unknown) => {
+    if (error instanceof MissingPeerError) {
+      throw new UsageError("--redis needs @redis/client: npm install @redis/client", { cause: error });
+    }
+    throw error;
+  });
   const secret = process.env.MCPKIT_REQUEST_STATE_SECRET;
   try {
     const replication = await redisReplication({ url, ...(secret ? { requestStateSecret: secret } : {}) });
