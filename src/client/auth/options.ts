@@ -127,6 +127,21 @@ export interface OAuthOptions {
   authorizationTimeout?: number;
   /** Milliseconds each request to the authorization server may take; default 30 s. */
   requestTimeout?: number;
-  /** Send the OAuth requests through this `fetch` (default: the connection's `fetch`, else the global one). */
+  /**
+   * Let the authorization server, its endpoints and metadata be on private addresses (10/8,
+   * 172.16/12, 192.168/16, 100.64/10, fc00::/7, …) when the MCP server's URL is a public name:
+   * for an authorization server on your internal network. Default `false`: private addresses
+   * only when the MCP server's URL is itself a private or loopback address (or `localhost`).
+   * Loopback, link-local (169.254/16, fe80::/10, where cloud metadata services answer) and
+   * reserved addresses stay refused either way.
+   */
+  allowPrivateNetworks?: boolean;
+  /**
+   * Send the OAuth requests through this `fetch` (default: the connection's `fetch`, else the
+   * client's own). The client's own resolves each host name once, refuses it if any of its
+   * addresses is not allowed (see `allowPrivateNetworks`), and connects to the address it checked.
+   * A `fetch` of yours (here or the connection's) is used as it is: URLs from the server are still
+   * checked as written, but resolving their names and checking those addresses is up to it.
+   */
   fetch?: typeof fetch;
 }
