@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { type AddressClass, addressClass } from "./address-class.js";
 import { OAuthError } from "./errors.js";
 
 /** Whether a host name is this machine: `localhost` (and its subdomains) or a loopback address. */
@@ -9,39 +10,6 @@ export function isLoopbackHost(hostname: string): boolean {
   if (kind === 4) return host.startsWith("127.");
   if (kind === 6) return host === "::1" || mappedV4(host)?.startsWith("127.") === true;
   return false;
-}
-
-/** The address class of a host given as an IP literal; `undefined` for names. */
-export function addressClass(
-  hostname: string,
-): "loopback" | "private" | "link-local" | "reserved" | "public" | undefined {
-  const host = unbracket(hostname).toLowerCase();
-  const kind = isIP(host);
-  if (kind === 0) return host === "localhost" || host.endsWith(".localhost") ? "loopback" : undefined;
-  const v4 = kind === 4 ? host : mappedV4(host);
-  if (v4 !== undefined) return classOfV4(v4);
-  if (host === "::1") return "loopback";
-  if (host === "::") return "reserved";
-  if (/^fe[89ab]/.test(host)) return "link-local";
-  if (/^f[cd]/.test(host)) return "private";
-  if (host.startsWith("ff")) return "reserved";
-  return "public";
-}
-
-function classOfV4(address: string): "loopback" | "private" | "link-local" | "reserved" | "public" {
-  const [a = 0, b = 0] = address.split(".").map(Number);
-  if (a === 127) return "loopback";
-  if (a === 169 && b === 254) return "link-local";
-  if (
-    a === 10 ||
-    (a === 172 && b >= 16 && b < 32) ||
-    (a === 192 && b === 168) ||
-    (a === 100 && b >= 64 && b < 128)
-  ) {
-    return "private";
-  }
-  if (a === 0 || a >= 224) return "reserved";
-  return "public";
 }
 
 /** The IPv4 address inside an IPv4-mapped IPv6 one (`::ffff:127.0.0.1`, or as URLs write it, `::ffff:7f00:1`). */
@@ -59,16 +27,53 @@ function unbracket(host: string): string {
   return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
 }
 
+/** What the client may connect to, judged from the MCP server's URL and the user's options. */
+export interface PeerPolicy {
+  /**
+   * The MCP server. Only its URL as written says whether it is on this machine or a private
+   * network (`localhost`, an IP literal): what its name resolves to is up to its DNS, which a
+   * hostile server controls.
+   */
+  server: URL;
+  /** Private addresses allowed for any server (`OAuthOptions.allowPrivateNetworks`). */
+  allowPrivateNetworks?: boolean;
+}
+
+/**
+ * Why the client will not connect to an address of class `cls` for this policy, or `undefined`
+ * when it may: never link-local, cloud metadata or reserved addresses; loopback only when the MCP
+ * server is on loopback; private addresses when it is on loopback or a private address, or when
+ * `allowPrivateNetworks` says so.
+ */
+export function addressRefusal(cls: AddressClass, policy: PeerPolicy): string | undefined {
+  if (cls === "link-local" || cls === "metadata" || cls === "reserved") return `it is a ${cls} address`;
+  const serverClass = addressClass(policy.server.hostname);
+  if (cls === "loopback" && serverClass !== "loopback") {
+    return "a loopback address, for a server that is not on this machine";
+  }
+  if (
+    cls === "private" &&
+    serverClass !== "loopback" &&
+    serverClass !== "private" &&
+    policy.allowPrivateNetworks !== true
+  ) {
+    return "a private address, for a server that is not on one (set allowPrivateNetworks if the authorization server is on your internal network)";
+  }
+  return undefined;
+}
+
 /**
  * Checks a URL a peer handed the client (protected-resource metadata, authorization-server
  * metadata and its endpoints) before the client sends anything there:
  * - `https:`, or `http:` only when the MCP server itself is reached over `http:` or it is loopback;
  * - no credentials in the URL;
- * - never a link-local (cloud metadata), unspecified or multicast address;
- * - a loopback or private address only when the MCP server is itself on one.
- * Host names are judged as written (IP literals and `localhost`), not resolved.
+ * - an IP literal (or `localhost`) must pass `addressRefusal`.
+ * Host names are judged here as written; the client's own fetch resolves them and checks every
+ * address it would connect to (pinned-fetch.ts).
  */
-export function checkPeerUrl(value: string, server: URL, what: string): URL {
+export function checkPeerUrl(value: string, policy: PeerPolicy | URL, what: string): URL {
+  const rules = policy instanceof URL ? { server: policy } : policy;
+  const { server } = rules;
   let url: URL;
   try {
     url = new URL(value);
@@ -80,12 +85,8 @@ export function checkPeerUrl(value: string, server: URL, what: string): URL {
     throw refuse(`${url.protocol} URLs are not allowed`);
   if (url.username || url.password) throw refuse("it carries credentials");
   const cls = addressClass(url.hostname);
-  if (cls === "link-local" || cls === "reserved") throw refuse(`it is a ${cls} address`);
-  const serverClass = addressClass(server.hostname);
-  const serverInternal = serverClass === "loopback" || serverClass === "private";
-  if ((cls === "loopback" || cls === "private") && !serverInternal) {
-    throw refuse(`a ${cls} address, for a server that is not on one`);
-  }
+  const why = cls && addressRefusal(cls, rules);
+  if (why) throw refuse(why);
   if (url.protocol === "http:" && server.protocol !== "http:" && cls !== "loopback") {
     throw refuse("plain http, for a server reached over https");
   }
