@@ -1,7 +1,7 @@
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
 import type { OAuthHttp } from "./http.js";
-import { checkCommandSafe, checkPeerUrl } from "./url-policy.js";
+import { checkCommandSafe, checkPeerUrl, type PeerPolicy } from "./url-policy.js";
 
 /** Protected-resource metadata (RFC 9728): what the MCP server says about its own protection. */
 export interface ResourceMetadata {
@@ -32,7 +32,7 @@ export async function discoverResource(
 ): Promise<ResourceMetadata | undefined> {
   const candidates: URL[] = [];
   if (challengeUrl !== undefined)
-    candidates.push(checkPeerUrl(challengeUrl, server, "protected-resource metadata URL"));
+    candidates.push(checkPeerUrl(challengeUrl, http.policy, "protected-resource metadata URL"));
   const path = server.pathname.replace(/\/$/, "");
   if (path) candidates.push(new URL(`/.well-known/oauth-protected-resource${path}`, server.origin));
   candidates.push(new URL("/.well-known/oauth-protected-resource", server.origin));
@@ -82,10 +82,9 @@ export function checkResource(resource: string, server: URL): void {
  */
 export async function discoverAuthorizationServer(
   issuer: string,
-  server: URL,
   http: OAuthHttp,
 ): Promise<oauth.AuthorizationServer> {
-  const base = checkPeerUrl(issuer, server, "authorization server");
+  const base = checkPeerUrl(issuer, http.policy, "authorization server");
   const path = base.pathname.replace(/\/$/, "");
   const candidates = path
     ? [
@@ -108,7 +107,7 @@ export async function discoverAuthorizationServer(
         { cause: error },
       );
     }
-    return checkEndpoints(as, server);
+    return checkEndpoints(as, http.policy);
   }
   throw new OAuthError(`No authorization server metadata found for ${issuer}`);
 }
@@ -123,7 +122,7 @@ export async function legacyAuthorizationServer(server: URL, http: OAuthHttp): P
   if (response) {
     try {
       const as = await oauth.processDiscoveryResponse(new URL(server.origin), response);
-      return { as: checkEndpoints(as, server), guessed: false };
+      return { as: checkEndpoints(as, http.policy), guessed: false };
     } catch (error) {
       if (error instanceof OAuthError) throw error;
       throw new OAuthError(
@@ -145,12 +144,12 @@ export async function legacyAuthorizationServer(server: URL, http: OAuthHttp): P
 }
 
 /** Every endpoint the client may send to (or open) must pass the URL policy, before any is used. */
-function checkEndpoints(as: oauth.AuthorizationServer, server: URL): oauth.AuthorizationServer {
+function checkEndpoints(as: oauth.AuthorizationServer, policy: PeerPolicy): oauth.AuthorizationServer {
   for (const name of ["authorization_endpoint", "token_endpoint", "registration_endpoint"] as const) {
     const value = as[name];
     if (value === undefined) continue;
     if (typeof value !== "string") throw new OAuthError(`The authorization server's ${name} is not a string`);
-    checkPeerUrl(value, server, `authorization server's ${name}`);
+    checkPeerUrl(value, policy, `authorization server's ${name}`);
     if (name === "authorization_endpoint") checkCommandSafe(value, `authorization server's ${name}`);
   }
   return as;
@@ -197,6 +196,6 @@ export async function discover(
   const issuer = metadata.authorization_servers?.find((value) => typeof value === "string");
   if (issuer === undefined)
     throw new OAuthError(`The protected-resource metadata of ${server.href} names no authorization server`);
-  const as = await discoverAuthorizationServer(issuer, server, http);
+  const as = await discoverAuthorizationServer(issuer, http);
   return { as, guessed: false, metadata, resource: metadata.resource };
 }

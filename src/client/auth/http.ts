@@ -1,5 +1,7 @@
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
+import { pinnedFetch } from "./pinned-fetch.js";
+import type { PeerPolicy } from "./url-policy.js";
 
 /** The most of an authorization server's (or metadata) response the client reads. */
 const MAX_BODY = 1024 * 1024;
@@ -18,6 +20,11 @@ export interface RequestOptions {
  * The HTTP side of the OAuth client: every request to metadata documents and authorization
  * servers goes through here. Redirects are never followed (so nothing is sent to a host no one
  * checked), every request has a deadline, and bodies are read up to a cap.
+ *
+ * Without a `fetch` of the user's, requests go through `pinnedFetch`: every host name is resolved
+ * and each of its addresses checked against `policy` before connecting, and the connection goes
+ * to the address checked. With one, that fetch sends them as it likes: URLs from peers are still
+ * checked as written (`checkPeerUrl`), but what their names resolve to is up to that fetch.
  */
 export class OAuthHttp {
   readonly fetch: typeof fetch;
@@ -25,10 +32,17 @@ export class OAuthHttp {
   constructor(
     base: typeof fetch | undefined,
     private readonly timeout: number,
+    /** What the client may connect to; discovery checks peers' URLs against it too. */
+    readonly policy: PeerPolicy,
   ) {
-    const send = base ?? globalThis.fetch;
-    this.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-      capped(await send(input, { ...init, redirect: "manual" }))) as typeof fetch;
+    if (base === undefined) {
+      const send = pinnedFetch(policy, MAX_BODY);
+      this.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+        send(input, { ...init, redirect: "manual" })) as typeof fetch;
+    } else {
+      this.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+        capped(await base(input, { ...init, redirect: "manual" }))) as typeof fetch;
+    }
   }
 
   /** What oauth4webapi needs to send a request to `url` (whose scheme was checked already). */

@@ -62,7 +62,10 @@ export class OAuthSession implements HttpAuthorizer {
     this.options = options;
     this.store = options.store ?? new MemoryTokenStore();
     this.key = this.server.href;
-    this.http = new OAuthHttp(options.fetch ?? base.fetch, options.requestTimeout ?? 30_000);
+    this.http = new OAuthHttp(options.fetch ?? base.fetch, options.requestTimeout ?? 30_000, {
+      server: this.server,
+      allowPrivateNetworks: options.allowPrivateNetworks === true,
+    });
   }
 
   /** The tokens held now, if any. */
