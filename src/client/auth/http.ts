@@ -35,14 +35,12 @@ export class OAuthHttp {
     /** What the client may connect to; discovery checks peers' URLs against it too. */
     readonly policy: PeerPolicy,
   ) {
-    if (base === undefined) {
-      const send = pinnedFetch(policy, MAX_BODY);
-      this.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-        send(input, { ...init, redirect: "manual" })) as typeof fetch;
-    } else {
-      this.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-        capped(await base(input, { ...init, redirect: "manual" }))) as typeof fetch;
-    }
+    // The client's own fetch never follows redirects and caps bodies by itself.
+    this.fetch =
+      base === undefined
+        ? pinnedFetch(policy, MAX_BODY)
+        : ((async (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+            capped(await base(input, { ...init, redirect: "manual" }))) as typeof fetch);
   }
 
   /** What oauth4webapi needs to send a request to `url` (whose scheme was checked already). */
