@@ -1,4 +1,7 @@
 /** The config a proxy serves: the `mcpServers` format, each entry with optional `allowTools` and `denyTools`. */
+
+import { checkIssuerOption } from "../client/auth/issuer.js";
+import type { OAuthOptions } from "../client/auth/options.js";
 import {
   loadConfigFile,
   type McpServersConfig,
@@ -104,6 +107,7 @@ export function checkProxyConfig(
   const trusted = new Set<string>();
   for (const [name, entry] of Object.entries(mcpServers as Record<string, ProxyServerConfig>)) {
     lists[name] = checkToolLists(name, entry);
+    if ("url" in entry && entry.auth) checkUpstreamAuth(name, entry.auth);
     const { allowTools: _allow, denyTools: _deny, trusted: trust, ...server } = entry;
     if (trust === true) trusted.add(name);
     if (select.servers) {
@@ -112,6 +116,18 @@ export function checkProxyConfig(
   }
   if (Object.keys(chosen).length === 0) throw new Error("the config has no enabled server to serve");
   return { mcpServers: chosen, lists, trusted };
+}
+
+/**
+ * An upstream's OAuth settings, checked before anything connects: a client secret needs the
+ * `issuer` it belongs to (it is presented to no other authorization server).
+ */
+function checkUpstreamAuth(name: string, auth: OAuthOptions): void {
+  try {
+    checkIssuerOption(auth);
+  } catch (error) {
+    throw new Error(`server "${name}": ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** Reads a proxy config file and checks its keys, leaving its `${VAR}`s as written. */

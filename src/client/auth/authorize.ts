@@ -57,6 +57,7 @@ export async function authorizationCode(
     throw new OAuthError(`The authorization server ${as.issuer} has no authorization endpoint`);
   }
   const verifier = oauth.generateRandomCodeVerifier();
+  context.secrets.add(verifier);
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint);
   url.searchParams.set("response_type", "code");
@@ -73,8 +74,9 @@ export async function authorizationCode(
   try {
     params = oauth.validateAuthResponse(as, client, callback, state);
   } catch (error) {
-    throw asOAuthError(error, `The authorization response from ${as.issuer} was refused`);
+    throw asOAuthError(error, `The authorization response from ${as.issuer} was refused`, context.secrets);
   }
+  context.secrets.add(params.get("code") ?? undefined);
   return exchangeCode(context, params, redirect.redirectUri, verifier);
 }
 

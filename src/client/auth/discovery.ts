@@ -1,6 +1,7 @@
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
 import type { OAuthHttp } from "./http.js";
+import { otherIssuerError, sameIssuer } from "./issuer.js";
 import { checkCommandSafe, checkPeerUrl, type PeerPolicy } from "./url-policy.js";
 
 /** Protected-resource metadata (RFC 9728): what the MCP server says about its own protection. */
@@ -104,7 +105,7 @@ export async function discoverAuthorizationServer(
       throw new OAuthError(
         `The authorization server metadata at ${url.href} is not usable: ${messageOf(error)}`,
         {},
-        { cause: error },
+        causeOf(error),
       );
     }
     return checkEndpoints(as, http.policy);
@@ -128,7 +129,7 @@ export async function legacyAuthorizationServer(server: URL, http: OAuthHttp): P
       throw new OAuthError(
         `The authorization server metadata at ${url.href} is not usable: ${messageOf(error)}`,
         {},
-        { cause: error },
+        causeOf(error),
       );
     }
   }
@@ -171,6 +172,20 @@ export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * `error` as the cause of an `OAuthError`, unless it holds what a peer sent: oauth4webapi's errors
+ * keep the response and its body (where a hostile server may echo the client's credentials, at any
+ * length); their message, which is oauth4webapi's own, says enough.
+ */
+export function causeOf(error: unknown): { cause?: unknown } {
+  const holdsPeerText =
+    error instanceof oauth.OperationProcessingError ||
+    error instanceof oauth.ResponseBodyError ||
+    error instanceof oauth.AuthorizationResponseError ||
+    error instanceof oauth.WWWAuthenticateChallengeError;
+  return holdsPeerText ? {} : { cause: error };
+}
+
 /** What discovery found for one MCP server. */
 export interface Discovered extends DiscoveredServer {
   /** The protected-resource metadata, if the server has it. */
@@ -181,21 +196,31 @@ export interface Discovered extends DiscoveredServer {
 
 /**
  * Everything the client needs before it can authorize: the protected-resource metadata, then the
- * first authorization server it names (or, without metadata, the 2025-03-26 fallback).
+ * first authorization server it names (or, without metadata, the 2025-03-26 fallback). With
+ * `issuer` (the credentials' authorization server), that one, if the server names it: else an error
+ * naming both, before anything is sent to the one the server named.
  */
 export async function discover(
   server: URL,
   resourceMetadataUrl: string | undefined,
   http: OAuthHttp,
+  issuer?: string,
 ): Promise<Discovered> {
   const metadata = await discoverResource(server, resourceMetadataUrl, http);
   if (!metadata) {
+    // The 2025-03-26 fallback: the MCP server's origin is the authorization server.
+    if (issuer !== undefined && !sameIssuer(server.origin, issuer))
+      throw otherIssuerError(server, [server.origin], issuer);
     const legacy = await legacyAuthorizationServer(server, http);
     return { ...legacy, metadata: undefined, resource: `${server.origin}${server.pathname}${server.search}` };
   }
-  const issuer = metadata.authorization_servers?.find((value) => typeof value === "string");
-  if (issuer === undefined)
+  const named = Array.isArray(metadata.authorization_servers)
+    ? metadata.authorization_servers.filter((value): value is string => typeof value === "string")
+    : [];
+  if (named.length === 0)
     throw new OAuthError(`The protected-resource metadata of ${server.href} names no authorization server`);
-  const as = await discoverAuthorizationServer(issuer, http);
+  const chosen = issuer === undefined ? named[0]! : named.find((value) => sameIssuer(value, issuer));
+  if (chosen === undefined) throw otherIssuerError(server, named.slice(0, 4), issuer!);
+  const as = await discoverAuthorizationServer(chosen, http);
   return { as, guessed: false, metadata, resource: metadata.resource };
 }

@@ -14,7 +14,9 @@ import {
 } from "./grants.js";
 import type { OAuthHttp } from "./http.js";
 import { clientAuthentication, clientIdentity } from "./identity.js";
+import { sameIssuer } from "./issuer.js";
 import type { OAuthGrant, OAuthOptions } from "./options.js";
+import type { Secrets } from "./redact.js";
 import { selectScopes } from "./scopes.js";
 import type { StoredAuthorization, StoredClient, StoredTokens } from "./store.js";
 
@@ -26,6 +28,8 @@ export interface FlowContext {
   options: OAuthOptions;
   http: OAuthHttp;
   dpop: DpopKey | undefined;
+  /** The client's credentials, kept out of error messages. */
+  secrets: Secrets;
 }
 
 /** What an authorization asks for, beyond its context. */
@@ -43,6 +47,18 @@ export interface Obtained {
   client: StoredClient | undefined;
 }
 
+/**
+ * Credentials go to their issuer alone. Discovery already chose it (or refused), before anything
+ * was sent: this is the last check before the client identifies itself.
+ */
+function checkIssuer(found: Discovered, options: OAuthOptions): void {
+  const { issuer } = options;
+  if (issuer === undefined || sameIssuer(found.as.issuer, issuer)) return;
+  throw new OAuthError(
+    `The authorization server ${found.as.issuer} is not ${issuer} (auth.issuer), which this client's credentials belong to: refusing to present them there`,
+  );
+}
+
 /** The grant types a client registers for, by the grant it uses. */
 function grantTypes(grant: OAuthGrant): string[] {
   switch (grant.type) {
@@ -57,7 +73,8 @@ function grantTypes(grant: OAuthGrant): string[] {
 
 /** Obtains tokens with the configured grant (the authorization code grant by default). */
 export async function obtainTokens(request: ObtainRequest): Promise<Obtained> {
-  const { found, options, http } = request;
+  const { found, options, http, secrets } = request;
+  checkIssuer(found, options);
   const grant = options.grant ?? { type: "authorization_code" };
   const scopes = selectScopes({
     challenged: request.challengedScopes,
@@ -77,6 +94,7 @@ export async function obtainTokens(request: ObtainRequest): Promise<Obtained> {
       redirectUri: redirect?.redirectUri,
       grantTypes: grantTypes(grant),
       http,
+      secrets,
     });
     const client = identity.preRegistered ? undefined : identity.client;
     await request.onClient(client);
@@ -88,6 +106,7 @@ export async function obtainTokens(request: ObtainRequest): Promise<Obtained> {
       scopes,
       http,
       dpop: request.dpop,
+      secrets,
     };
     let response: Awaited<ReturnType<typeof clientCredentials>>;
     switch (grant.type) {
@@ -98,7 +117,7 @@ export async function obtainTokens(request: ObtainRequest): Promise<Obtained> {
         response = await clientCredentials(context);
         break;
       case "jwt_bearer":
-        response = await jwtBearer(context, await workloadAssertion(grant, found.as.issuer));
+        response = await jwtBearer(context, await workloadAssertion(grant, found.as.issuer, secrets));
         break;
       case "enterprise":
         response = await jwtBearer(context, await identityAssertion(context, grant));
@@ -114,7 +133,8 @@ export async function obtainTokens(request: ObtainRequest): Promise<Obtained> {
 
 /** New tokens for the stored refresh token, at the authorization server that issued it. */
 export async function refreshTokens(context: FlowContext, refreshToken: string): Promise<StoredTokens> {
-  const { found, state, options, http, dpop } = context;
+  const { found, state, options, http, dpop, secrets } = context;
+  checkIssuer(found, options);
   const identity = await clientIdentity({
     as: found.as,
     options,
@@ -122,6 +142,7 @@ export async function refreshTokens(context: FlowContext, refreshToken: string):
     redirectUri: undefined,
     grantTypes: [],
     http,
+    secrets,
   });
   const tokenContext: TokenContext = {
     as: found.as,
@@ -131,6 +152,7 @@ export async function refreshTokens(context: FlowContext, refreshToken: string):
     scopes: [],
     http,
     dpop,
+    secrets,
   };
   const response = await refresh(tokenContext, refreshToken);
   return storedTokens(response, state?.scopes ?? [], state?.tokens);

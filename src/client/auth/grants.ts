@@ -4,6 +4,7 @@ import { OAuthError } from "./errors.js";
 import type { OAuthHttp } from "./http.js";
 import { asOAuthError } from "./identity.js";
 import type { EnterpriseGrant, JwtBearerGrant } from "./options.js";
+import type { Secrets } from "./redact.js";
 import type { StoredTokens } from "./store.js";
 
 export const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -21,6 +22,8 @@ export interface TokenContext {
   scopes: string[];
   http: OAuthHttp;
   dpop: DpopKey | undefined;
+  /** The client's credentials, kept out of error messages; what a grant sends is added to them. */
+  secrets: Secrets;
 }
 
 /** The HTTP settings and DPoP handle of one token request. */
@@ -47,15 +50,15 @@ function grantParameters(context: TokenContext, own: Record<string, string> = {}
  * Runs a token request, once more if the authorization server demands a DPoP nonce (RFC 9449 §8;
  * the handle keeps the nonce from the refusal).
  */
-async function withNonce<T>(what: string, request: () => Promise<T>): Promise<T> {
+async function withNonce<T>(what: string, secrets: Secrets, request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {
-    if (!oauth.isDPoPNonceError(error)) throw asOAuthError(error, what);
+    if (!oauth.isDPoPNonceError(error)) throw asOAuthError(error, what, secrets);
     try {
       return await request();
     } catch (again) {
-      throw asOAuthError(again, what);
+      throw asOAuthError(again, what, secrets);
     }
   }
 }
@@ -86,7 +89,7 @@ export function exchangeCode(
   verifier: string,
 ): Promise<oauth.TokenEndpointResponse> {
   const { as, client, auth } = context;
-  return withNonce(`The token request to ${as.token_endpoint} failed`, async () => {
+  return withNonce(`The token request to ${as.token_endpoint} failed`, context.secrets, async () => {
     const response = await oauth.authorizationCodeGrantRequest(
       as,
       client,
@@ -103,7 +106,7 @@ export function exchangeCode(
 /** Trades a refresh token for new tokens. */
 export function refresh(context: TokenContext, refreshToken: string): Promise<oauth.TokenEndpointResponse> {
   const { as, client, auth } = context;
-  return withNonce(`Refreshing the token at ${as.token_endpoint} failed`, async () => {
+  return withNonce(`Refreshing the token at ${as.token_endpoint} failed`, context.secrets, async () => {
     const response = await oauth.refreshTokenGrantRequest(
       as,
       client,
@@ -119,23 +122,27 @@ export function refresh(context: TokenContext, refreshToken: string): Promise<oa
 export function clientCredentials(context: TokenContext): Promise<oauth.TokenEndpointResponse> {
   const { as, client, auth } = context;
   const parameters = grantParameters(context);
-  return withNonce(`The client credentials grant at ${as.token_endpoint} failed`, async () => {
-    const response = await oauth.clientCredentialsGrantRequest(
-      as,
-      client,
-      auth,
-      parameters,
-      requestOptions(context),
-    );
-    return oauth.processClientCredentialsResponse(as, client, response);
-  });
+  return withNonce(
+    `The client credentials grant at ${as.token_endpoint} failed`,
+    context.secrets,
+    async () => {
+      const response = await oauth.clientCredentialsGrantRequest(
+        as,
+        client,
+        auth,
+        parameters,
+        requestOptions(context),
+      );
+      return oauth.processClientCredentialsResponse(as, client, response);
+    },
+  );
 }
 
 /** The JWT bearer grant (RFC 7523) with `assertion`. */
 export function jwtBearer(context: TokenContext, assertion: string): Promise<oauth.TokenEndpointResponse> {
   const { as, client, auth } = context;
   const parameters = grantParameters(context, { assertion });
-  return withNonce(`The JWT bearer grant at ${as.token_endpoint} failed`, async () => {
+  return withNonce(`The JWT bearer grant at ${as.token_endpoint} failed`, context.secrets, async () => {
     const response = await oauth.genericTokenEndpointRequest(
       as,
       client,
@@ -148,12 +155,20 @@ export function jwtBearer(context: TokenContext, assertion: string): Promise<oau
   });
 }
 
-/** The assertion of a workload identity grant, fetched fresh if it is a function. */
-export async function workloadAssertion(grant: JwtBearerGrant, audience: string): Promise<string> {
+/**
+ * The assertion of a workload identity grant, fetched fresh for `audience` (the authorization
+ * server's issuer) if it is a function. Remembered as a secret: it is kept out of error messages.
+ */
+export async function workloadAssertion(
+  grant: JwtBearerGrant,
+  audience: string,
+  secrets: Secrets,
+): Promise<string> {
   const assertion =
     typeof grant.assertion === "function" ? await grant.assertion({ audience }) : grant.assertion;
   if (typeof assertion !== "string" || assertion === "")
     throw new OAuthError("The JWT bearer grant has no assertion");
+  secrets.add(assertion);
   return assertion;
 }
 
@@ -172,6 +187,7 @@ export async function identityAssertion(context: TokenContext, grant: Enterprise
   const idpAuth =
     grant.clientSecret === undefined ? oauth.None() : oauth.ClientSecretPost(grant.clientSecret);
   const idToken = typeof grant.idToken === "function" ? await grant.idToken() : grant.idToken;
+  context.secrets.add(idToken);
   const parameters = grantParameters(context, {
     requested_token_type: ID_JAG_TYPE,
     audience: context.as.issuer,
@@ -196,8 +212,9 @@ export async function identityAssertion(context: TokenContext, grant: Enterprise
         `The identity provider issued a ${String(result.issued_token_type)}, not an ID-JAG`,
       );
     }
+    context.secrets.add(result.access_token);
     return result.access_token;
   } catch (error) {
-    throw asOAuthError(error, `The token exchange at ${endpoint.href} failed`);
+    throw asOAuthError(error, `The token exchange at ${endpoint.href} failed`, context.secrets);
   }
 }

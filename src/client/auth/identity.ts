@@ -1,9 +1,10 @@
 import { importPKCS8 } from "jose";
 import * as oauth from "oauth4webapi";
-import { messageOf } from "./discovery.js";
-import { OAuthError } from "./errors.js";
+import { causeOf, messageOf } from "./discovery.js";
+import { answeredError, OAuthError } from "./errors.js";
 import type { OAuthHttp } from "./http.js";
 import type { OAuthOptions, TokenEndpointAuthMethod } from "./options.js";
+import type { Secrets } from "./redact.js";
 import type { StoredClient } from "./store.js";
 import { isLoopbackHost } from "./url-policy.js";
 
@@ -25,6 +26,8 @@ export interface IdentityContext {
   /** The grant types the client will use there. */
   grantTypes: string[];
   http: OAuthHttp;
+  /** The client's credentials, kept out of error messages. */
+  secrets: Secrets;
 }
 
 /**
@@ -78,11 +81,16 @@ async function register(context: IdentityContext): Promise<StoredClient> {
       http.options(as.registration_endpoint),
     );
   } catch (error) {
-    throw asOAuthError(error, `Registering the client at ${as.registration_endpoint} failed`);
+    throw asOAuthError(
+      error,
+      `Registering the client at ${as.registration_endpoint} failed`,
+      context.secrets,
+    );
   }
   const client = await registrationResponse(
     response,
     `Registering the client at ${as.registration_endpoint}`,
+    context.secrets,
   );
   // A server that issued no secret registered a public client, whatever was asked for.
   client.token_endpoint_auth_method ??= client.client_secret === undefined ? "none" : method;
@@ -93,20 +101,24 @@ async function register(context: IdentityContext): Promise<StoredClient> {
  * Reads a registration response (RFC 7591 §3.2). Leniently: servers that answer 200 instead of 201,
  * or leave out `client_secret_expires_at`, are common.
  */
-async function registrationResponse(response: Response, what: string): Promise<StoredClient> {
+async function registrationResponse(
+  response: Response,
+  what: string,
+  secrets: Secrets,
+): Promise<StoredClient> {
   let body: Record<string, unknown> = {};
   try {
-    body = (await response.json()) as Record<string, unknown>;
+    const parsed: unknown = await response.json();
+    if (typeof parsed === "object" && parsed !== null) body = parsed as Record<string, unknown>;
   } catch {
     // judged by the status below
   }
   if (response.status !== 201 && response.status !== 200) {
-    const error = typeof body.error === "string" ? body.error : undefined;
-    const description = typeof body.error_description === "string" ? body.error_description : undefined;
-    throw new OAuthError(
-      `${what} failed: HTTP ${response.status}${error ? ` ${error}` : ""}${description ? ` (${description})` : ""}`,
-      { ...(error && { oauthError: error }), ...(description && { description }) },
-    );
+    const hide = (text: unknown) => (typeof text === "string" ? secrets.redact(text) : text);
+    throw answeredError(`${what} failed: HTTP ${response.status}`, {
+      error: hide(body.error),
+      description: hide(body.error_description),
+    });
   }
   if (typeof body.client_id !== "string" || body.client_id === "")
     throw new OAuthError(`${what}: the answer has no client_id`);
@@ -199,24 +211,16 @@ function secretBasic(secret: string): oauth.ClientAuth {
   };
 }
 
-/** Any failure of an oauth4webapi call as an `OAuthError` that keeps the server's error code. */
-export function asOAuthError(error: unknown, what: string): OAuthError {
+/**
+ * Any failure of an oauth4webapi call as an `OAuthError` that keeps the server's error code. What
+ * the server said is capped and inert, and `secrets` (the credentials the client sent) are redacted
+ * from it before it is cut, so no part of one survives.
+ */
+export function asOAuthError(error: unknown, what: string, secrets?: Secrets): OAuthError {
   if (error instanceof OAuthError) return error;
-  if (error instanceof oauth.ResponseBodyError) {
-    const description = error.error_description;
-    return new OAuthError(
-      `${what}: ${error.error}${description ? ` (${description})` : ""}`,
-      { oauthError: error.error, ...(description !== undefined && { description }) },
-      { cause: error },
-    );
+  const hide = (text: unknown) => (typeof text === "string" && secrets ? secrets.redact(text) : text);
+  if (error instanceof oauth.ResponseBodyError || error instanceof oauth.AuthorizationResponseError) {
+    return answeredError(what, { error: hide(error.error), description: hide(error.error_description) });
   }
-  if (error instanceof oauth.AuthorizationResponseError) {
-    const description = error.error_description;
-    return new OAuthError(
-      `${what}: ${error.error}${description ? ` (${description})` : ""}`,
-      { oauthError: error.error, ...(description !== undefined && { description }) },
-      { cause: error },
-    );
-  }
-  return new OAuthError(`${what}: ${messageOf(error)}`, {}, { cause: error });
+  return new OAuthError(`${what}: ${hide(messageOf(error))}`, {}, causeOf(error));
 }

@@ -33,7 +33,13 @@ export interface ClientCredentialsGrant {
  */
 export interface JwtBearerGrant {
   type: "jwt_bearer";
-  /** The assertion, or a function that fetches a fresh one; `audience` is the authorization server's issuer. */
+  /**
+   * The assertion, or a function that fetches a fresh one for `audience`, the issuer of the
+   * authorization server it will be presented to (ask the platform for a token with that audience).
+   *
+   * A static assertion is bound to one authorization server (its `aud`): give it with
+   * `OAuthOptions.issuer`, and it is presented to that authorization server alone.
+   */
   assertion: string | ((context: { audience: string }) => string | Promise<string>);
 }
 
@@ -85,10 +91,24 @@ export type TokenEndpointAuthMethod =
 export interface OAuthOptions {
   /** A pre-registered client id; without one the client uses `clientMetadataUrl` or registers itself. */
   clientId?: string;
-  /** The pre-registered client's secret, if it is a confidential client. */
+  /** The pre-registered client's secret, if it is a confidential client. Needs `issuer`. */
   clientSecret?: string;
-  /** The pre-registered client's key, for `private_key_jwt`. */
+  /** The pre-registered client's key, for `private_key_jwt`. Needs `issuer`. */
   clientPrivateKey?: ClientPrivateKey;
+  /**
+   * The issuer identifier (RFC 8414) of the authorization server that issued the pre-registered
+   * credentials, such as `https://auth.example.com`: credentials are presented to it alone
+   * (RFC 6749 §2.3, RFC 9700 §4.4). A server whose metadata names other authorization servers is
+   * refused with an error naming both, before anything is sent to them; one that names this one
+   * among others gets this one.
+   *
+   * Required with `clientSecret`, `clientPrivateKey` or a static `jwt_bearer` assertion (the
+   * connection fails before any request without it). Optional otherwise: a public `clientId` is no
+   * secret, and a client that registers itself keeps each registration and its tokens with the
+   * issuer they came from. When given, it holds in every case: the client uses no other
+   * authorization server.
+   */
+  issuer?: string;
   /** How to authenticate at the token endpoint; default: the best the server supports for these credentials. */
   tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
   /**

@@ -9,7 +9,9 @@ import { DpopKey, dpopSupported } from "./dpop.js";
 import { isOAuthError, OAuthError } from "./errors.js";
 import { obtainTokens, refreshTokens } from "./flow.js";
 import { OAuthHttp } from "./http.js";
+import { checkIssuerOption } from "./issuer.js";
 import type { OAuthOptions } from "./options.js";
+import { Secrets } from "./redact.js";
 import { MemoryTokenStore, type StoredAuthorization, type StoredTokens, type TokenStore } from "./store.js";
 
 /** Tokens this close to expiry are refreshed before they are used. */
@@ -29,7 +31,8 @@ export interface AuthorizeRequest {
  * obtains tokens with the configured grant, refreshes them, steps up on `insufficient_scope`
  * (a bounded number of times), follows the server to a new authorization server, and keeps what
  * it learned in the token store. Tokens go only to the MCP server's origin and the
- * authorization server's token endpoint.
+ * authorization server's token endpoint; pre-registered credentials only to their `issuer`; what
+ * is kept (a registration, tokens) is kept with the issuer it came from and used with no other.
  */
 export class OAuthSession implements HttpAuthorizer {
   /** The MCP endpoint this session authorizes requests to. */
@@ -38,6 +41,8 @@ export class OAuthSession implements HttpAuthorizer {
   private readonly store: TokenStore;
   private readonly key: string;
   private readonly http: OAuthHttp;
+  /** Every credential this session holds or sent, kept out of its errors. */
+  private readonly secrets: Secrets;
   private state: StoredAuthorization | undefined;
   private loaded = false;
   private discovered: Discovered | undefined;
@@ -56,10 +61,17 @@ export class OAuthSession implements HttpAuthorizer {
   /** The requests refused with a challenge, until they go through. */
   private readonly refused = new WeakSet<AuthorizedRequest>();
 
+  /**
+   * Throws a `TypeError` for options that cannot work, before anything is sent: pre-registered
+   * credentials (`clientSecret`, `clientPrivateKey`, a static `jwt_bearer` assertion) without the
+   * `issuer` they belong to, or an `issuer` that is no issuer identifier.
+   */
   constructor(server: string | URL, options: OAuthOptions = {}, base: { fetch?: typeof fetch } = {}) {
+    checkIssuerOption(options);
     this.server = new URL(server);
     this.server.hash = "";
     this.options = options;
+    this.secrets = configuredSecrets(options);
     this.store = options.store ?? new MemoryTokenStore();
     this.key = this.server.href;
     this.http = new OAuthHttp(options.fetch ?? base.fetch, options.requestTimeout ?? 30_000, {
@@ -171,19 +183,26 @@ export class OAuthSession implements HttpAuthorizer {
     if (!this.loaded) {
       this.state = (await this.store.get(this.key)) ?? undefined;
       this.loaded = true;
+      this.remember(this.state);
     }
     return this.state;
   }
 
   private async save(state: StoredAuthorization): Promise<void> {
     this.state = state;
+    this.remember(state);
     await this.store.set(this.key, state);
+  }
+
+  /** The credentials of what is kept, to be redacted wherever a server echoes them. */
+  private remember(state: StoredAuthorization | undefined): void {
+    this.secrets.add(state?.client?.client_secret, state?.tokens?.access_token, state?.tokens?.refresh_token);
   }
 
   /** Discovery, fresh when asked (after a `401`) or when nothing was discovered yet. */
   private async discovery(fresh: boolean, resourceMetadataUrl?: string): Promise<Discovered> {
     if (!fresh && this.discovered) return this.discovered;
-    this.discovered = await discover(this.server, resourceMetadataUrl, this.http);
+    this.discovered = await discover(this.server, resourceMetadataUrl, this.http, this.options.issuer);
     return this.discovered;
   }
 
@@ -210,7 +229,7 @@ export class OAuthSession implements HttpAuthorizer {
       }
       const dpop = state.tokens?.token_type === "dpop" ? await this.dpopKey(false) : undefined;
       const tokens = await refreshTokens(
-        { found, state, options: this.options, http: this.http, dpop },
+        { found, state, options: this.options, http: this.http, dpop, secrets: this.secrets },
         refreshToken,
       );
       await this.save({ ...state, tokens });
@@ -234,7 +253,7 @@ export class OAuthSession implements HttpAuthorizer {
     } catch (error) {
       if (isOAuthError(error)) throw error;
       throw new OAuthError(
-        `Authorizing for ${this.server.href} failed: ${messageOf(error)}`,
+        `Authorizing for ${this.server.href} failed: ${this.secrets.redact(messageOf(error))}`,
         {},
         { cause: error },
       );
@@ -257,6 +276,7 @@ export class OAuthSession implements HttpAuthorizer {
       options: this.options,
       http: this.http,
       dpop,
+      secrets: this.secrets,
       challengedScopes: scopesOf(request.challenge?.params.scope),
       previousScopes: request.stepUp ? state?.scopes : undefined,
       // Kept at once: a sign-in abandoned now needs no new registration next time.
@@ -289,6 +309,19 @@ export class OAuthSession implements HttpAuthorizer {
         metadata.dpop_signing_alg_values_supported.length > 0)
     );
   }
+}
+
+/** The credentials the options hold, in every form they are sent in. */
+function configuredSecrets(options: OAuthOptions): Secrets {
+  const secrets = new Secrets();
+  secrets.configureClient(options.clientId, options.clientSecret);
+  const grant = options.grant;
+  if (grant?.type === "jwt_bearer" && typeof grant.assertion === "string") secrets.configure(grant.assertion);
+  if (grant?.type === "enterprise") {
+    secrets.configureClient(grant.clientId, grant.clientSecret);
+    if (typeof grant.idToken === "string") secrets.configure(grant.idToken);
+  }
+  return secrets;
 }
 
 function expiresSoon(tokens: StoredTokens): boolean {

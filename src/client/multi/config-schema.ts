@@ -40,6 +40,7 @@ const HTTP_TRANSPORTS = ["streamable-http", "http", "sse"] as const;
 const AUTH_FIELDS: FieldTable = {
   clientId: { type: "string", nonEmpty: true },
   clientSecret: { type: "string", nonEmpty: true },
+  issuer: { type: "string", nonEmpty: true },
   clientMetadataUrl: { type: "string", nonEmpty: true },
   clientName: { type: "string", nonEmpty: true },
   scopes: { type: "strings", nonEmpty: true },

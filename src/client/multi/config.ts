@@ -26,7 +26,10 @@ export interface StdioServerConfig {
  */
 export interface ServerAuthConfig {
   clientId?: string;
+  /** Needs `issuer`. */
   clientSecret?: string;
+  /** The authorization server that issued `clientId` and `clientSecret`: they go to no other (see `OAuthOptions.issuer`). */
+  issuer?: string;
   clientMetadataUrl?: string;
   clientName?: string;
   scopes?: string[];

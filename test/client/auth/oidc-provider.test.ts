@@ -208,6 +208,7 @@ describe("OAuth against oidc-provider", () => {
       auth: {
         clientId: "registered-app",
         clientSecret: "registered-secret",
+        issuer: as.issuer,
         onAuthorizationUrl: user.handler,
       },
     });
@@ -230,7 +231,12 @@ describe("OAuth against oidc-provider", () => {
     });
     const client = await connect({
       url: server.url,
-      auth: { clientId: "service", clientSecret: "service-secret", grant: { type: "client_credentials" } },
+      auth: {
+        clientId: "service",
+        clientSecret: "service-secret",
+        issuer: as.issuer,
+        grant: { type: "client_credentials" },
+      },
     });
     expect((await client.callTool("echo", { text: "hi" })).text()).toBe("hi");
     expect(as.grants).toEqual(["client_credentials"]);

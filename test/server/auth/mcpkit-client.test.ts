@@ -72,6 +72,7 @@ describe("mcpkit's OAuth client against a protected mcpkit server", () => {
     const session = new OAuthSession(handle.url, {
       clientId: AGENT.clientId,
       clientSecret: AGENT.clientSecret,
+      issuer: as.issuer,
       grant: { type: "client_credentials" },
       scopes: ["mcp:tools"],
       dpop: false,
@@ -109,6 +110,7 @@ describe("mcpkit's OAuth client against a protected mcpkit server", () => {
       auth: {
         clientId: AGENT.clientId,
         clientSecret: AGENT.clientSecret,
+        issuer: as.issuer,
         grant: { type: "client_credentials" },
         scopes: ["mcp:tools"],
         dpop: false,
@@ -130,6 +132,7 @@ describe("mcpkit's OAuth client against a protected mcpkit server", () => {
         auth: {
           clientId: AGENT.clientId,
           clientSecret: AGENT.clientSecret,
+          issuer: as.issuer,
           grant: { type: "client_credentials" },
           scopes: ["mcp:tools"],
           dpop: true,
