@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { browserlessUser, startAuthorizationServer, startProtectedServer } from "../helpers/oauth-servers.js";
+import { protectedMcpServer, recordingAuthorizationServer } from "../helpers/recording-oauth.js";
 import { CLI, mcpkit, ROOT, SLOW } from "./run.js";
 
 let cleanup: (() => Promise<void>)[] = [];
@@ -82,6 +83,35 @@ describe("mcpkit login / logout", () => {
       expect(refused.stderr).toContain(`run mcpkit login ${server.url}`);
     },
   );
+
+  it("signs in at the --issuer alone: a server that names another authorization server is refused", async () => {
+    const honest = await recordingAuthorizationServer({ name: "honest" });
+    cleanup.push(() => honest.close());
+    const attacker = await recordingAuthorizationServer({ name: "attacker" });
+    cleanup.push(() => attacker.close());
+    const server = await protectedMcpServer([attacker.issuer]);
+    cleanup.push(() => server.close());
+    const home = await mkdtemp(join(tmpdir(), "mcpkit-login-"));
+    cleanup.push(() => rm(home, { recursive: true, force: true }));
+    const run = await mcpkit(
+      ["login", "--no-browser", "--client-id", "app", "--issuer", honest.issuer, server.url],
+      { env: { XDG_CONFIG_HOME: home } },
+    );
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toContain(attacker.issuer);
+    expect(run.stderr).toContain(`${honest.issuer} (auth.issuer)`);
+    expect(run.stderr).not.toContain("open this URL");
+    expect(attacker.seen).toEqual([]);
+    expect(honest.seen).toEqual([]);
+  });
+
+  it("refuses an --issuer that is no issuer URL", async () => {
+    const run = await mcpkit(["login", "--issuer", "auth.example.com", "https://mcp.example.com/mcp"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `--issuer: must be the authorization server's issuer URL, not "auth.example.com"`,
+    );
+  });
 
   it("refuses what is not a URL", async () => {
     const run = await mcpkit(["login", "mcp.example.com"]);

@@ -1,5 +1,6 @@
 /** `login <url>` and `logout <url>`: sign in to a protected server ahead of time, and forget it. */
 import { type Command, Option } from "commander";
+import { checkIssuerOption } from "../../client/auth/issuer.js";
 import { OAuthSession } from "../../client/auth/session.js";
 import { McpClient } from "../../client/client.js";
 import { type AuthCliOptions, cliAuth, cliTokenStore } from "../shared/auth.js";
@@ -12,6 +13,16 @@ function serverUrl(text: string): string {
   if (!/^https?:\/\//i.test(text))
     throw new UsageError(`give the server's URL (http:// or https://), not "${text}"`);
   return new URL(text).href;
+}
+
+/** `--issuer`: an issuer identifier, checked now so a wrong one is a usage error (exit 2). */
+function issuerUrl(text: string): string {
+  try {
+    checkIssuerOption({ issuer: text });
+  } catch (error) {
+    throw new UsageError(`--issuer: ${(error as Error).message.replace(/^auth\.issuer /, "")}`);
+  }
+  return text;
 }
 
 async function login(url: string, options: AuthCliOptions & { timeout: number }): Promise<void> {
@@ -49,6 +60,11 @@ export function registerAuthCommands(program: Command): void {
     )
     .argument("<url>", "the server's MCP endpoint")
     .option("--client-id <id>", "a client registered with the authorization server beforehand")
+    .option(
+      "--issuer <url>",
+      "the authorization server to sign in with (its issuer URL): a server that names another one is refused",
+      issuerUrl,
+    )
     .option("--scopes <scopes>", "scopes to ask for when the server names none (comma-separated)")
     .option("--no-browser", "print the sign-in URL instead of opening a browser")
     .addOption(
@@ -63,6 +79,10 @@ export function registerAuthCommands(program: Command): void {
         [
           "mcpkit login --no-browser --scopes files:read https://mcp.example.com/mcp",
           "print the URL to open",
+        ],
+        [
+          "mcpkit login --client-id my-app --issuer https://auth.example.com https://mcp.example.com/mcp",
+          "a pre-registered client, at its own authorization server only",
         ],
       ]),
     )

@@ -9,6 +9,8 @@ import { note } from "./status.js";
 export interface AuthCliOptions {
   /** `--client-id`: a client registered with the server's authorization server beforehand. */
   clientId?: string;
+  /** `--issuer`: the authorization server the client id belongs to; no other one is used. */
+  issuer?: string;
   /** `--scopes`: the scopes to ask for when the server names none (space- or comma-separated). */
   scopes?: string;
   /** `--no-browser` sets it to `false`: print the URL instead of opening it. */
@@ -48,6 +50,7 @@ export function cliAuth(options: AuthCliOptions, server: string, interactive: bo
     store: cliTokenStore(),
     onAuthorizationUrl: signIn(options, server, interactive),
     ...(options.clientId !== undefined && { clientId: options.clientId }),
+    ...(options.issuer !== undefined && { issuer: options.issuer }),
     ...(scopes && scopes.length > 0 && { scopes }),
   };
 }
