@@ -1,5 +1,5 @@
 import * as oauth from "oauth4webapi";
-import { OAuthError } from "./errors.js";
+import { OAuthError, peerText } from "./errors.js";
 import type { OAuthHttp } from "./http.js";
 import { otherIssuerError, sameIssuer } from "./issuer.js";
 import { checkCommandSafe, checkPeerUrl, type PeerPolicy } from "./url-policy.js";
@@ -63,7 +63,7 @@ export function checkResource(resource: string, server: URL): void {
     url = new URL(resource);
   } catch {
     throw new OAuthError(
-      `The protected-resource metadata names the resource ${JSON.stringify(resource)}, not a URL`,
+      `The protected-resource metadata names the resource "${peerText(resource)}", not a URL`,
     );
   }
   const path = url.pathname.replace(/\/$/, "");
@@ -71,7 +71,7 @@ export function checkResource(resource: string, server: URL): void {
   const inside = serverPath === path || serverPath.startsWith(`${path}/`);
   if (url.origin !== server.origin || !inside || url.hash) {
     throw new OAuthError(
-      `The protected-resource metadata is for ${resource}, not for ${server.origin}${server.pathname}: refusing to authorize`,
+      `The protected-resource metadata is for ${peerText(resource)}, not for ${server.origin}${server.pathname}: refusing to authorize`,
     );
   }
 }
@@ -110,7 +110,7 @@ export async function discoverAuthorizationServer(
     }
     return checkEndpoints(as, http.policy);
   }
-  throw new OAuthError(`No authorization server metadata found for ${issuer}`);
+  throw new OAuthError(`No authorization server metadata found for ${peerText(issuer)}`);
 }
 
 /**
