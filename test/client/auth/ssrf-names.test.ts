@@ -223,17 +223,23 @@ async function protectedServer(asName: string) {
   });
 }
 
-const service = {
-  clientId: "service",
-  clientSecret: "service-secret",
-  grant: { type: "client_credentials" },
-} as const;
+/** A pre-registered service client whose credentials were issued by `issuer`. */
+const service = (issuer: string) =>
+  ({
+    clientId: "service",
+    clientSecret: "service-secret",
+    issuer,
+    grant: { type: "client_credentials" },
+  }) as const;
 
 describe("OAuth discovery and tokens at a named authorization server", () => {
   it("signs in at a name that resolves to loopback for a server on loopback, sending the name as Host", async () => {
     const server = await protectedServer("as.example.test");
     const names = resolver({ "as.example.test": [["127.0.0.1"]] });
-    const session = new OAuthSession(`http://127.0.0.1:${server.port}/mcp`, service);
+    const session = new OAuthSession(
+      `http://127.0.0.1:${server.port}/mcp`,
+      service(`http://as.example.test:${server.port}`),
+    );
     await session.authorize();
     expect((await session.tokens())?.access_token).toBe("at");
     const atName = server.requests
@@ -246,7 +252,10 @@ describe("OAuth discovery and tokens at a named authorization server", () => {
   it("refuses an authorization server whose name resolves to a cloud metadata address, before sending it anything", async () => {
     const server = await protectedServer("metadata.example.test");
     resolver({ "metadata.example.test": [["169.254.169.254"]] });
-    const session = new OAuthSession(`http://127.0.0.1:${server.port}/mcp`, service);
+    const session = new OAuthSession(
+      `http://127.0.0.1:${server.port}/mcp`,
+      service(`http://metadata.example.test:${server.port}`),
+    );
     const error = await failure(session.authorize());
     expect(isOAuthError(error)).toBe(true);
     expect(error.message).toMatch(/metadata\.example\.test \(169\.254\.169\.254\).*link-local/);
@@ -258,7 +267,7 @@ describe("OAuth discovery and tokens at a named authorization server", () => {
     const names = resolver({});
     const sent: string[] = [];
     const session = new OAuthSession(`http://127.0.0.1:${server.port}/mcp`, {
-      ...service,
+      ...service(`http://as.example.test:${server.port}`),
       // The user's fetch reaches the name by its own means: here, straight to the test server.
       fetch: (async (input: string | URL, init?: RequestInit) => {
         const url = new URL(input);
