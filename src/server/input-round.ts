@@ -23,8 +23,9 @@ const WELL_FORMED: Record<InputMethod, (answer: Record<string, unknown>) => bool
 /**
  * One round of a multi round-trip request (2026-07-28). A handler runs from the start on every
  * round; each `ask` it makes is answered from this round's `inputResponses` or the answers the
- * signed `requestState` carries from earlier rounds. An `ask` with no answer yet parks the handler
- * and, once the handler has made every ask it can, the round ends with an `InputRequiredResult`.
+ * signed `requestState` carries from earlier rounds (for the caller it was issued to alone). An
+ * `ask` with no answer yet parks the handler and, once the handler has made every ask it can, the
+ * round ends with an `InputRequiredResult`.
  * Handlers must therefore ask the same questions in the same order on every round.
  */
 export class InputRound {
@@ -37,10 +38,13 @@ export class InputRound {
     params: Record<string, unknown>,
     private readonly target: string,
     private readonly signer: RequestStateSigner,
+    /** Whom the request's credentials name; a state is answered only for the caller it was issued to. */
+    private readonly caller: string | undefined,
     /** Called once the handler is waiting for input it does not have. */
     private readonly onNeeded: () => void,
   ) {
-    const earlier = params.requestState === undefined ? {} : signer.verify(params.requestState, target);
+    const earlier =
+      params.requestState === undefined ? {} : signer.verify(params.requestState, target, caller);
     const responses = params.inputResponses;
     if (
       responses !== undefined &&
@@ -86,7 +90,7 @@ export class InputRound {
     return {
       resultType: "input_required",
       inputRequests: this.requests,
-      requestState: this.signer.sign(this.target, this.answers),
+      requestState: this.signer.sign(this.target, this.answers, this.caller),
     };
   }
 }

@@ -3,6 +3,7 @@ import type { ResultStamp } from "../protocol/eras/era.js";
 import { modern } from "../protocol/eras/modern.js";
 import { META } from "../protocol/eras/request-meta.js";
 import type { Implementation } from "../protocol/types/base.js";
+import { principalOf } from "../transports/http/shared/authenticate.js";
 import type { RequestContext } from "./context.js";
 import { InputRound } from "./input-round.js";
 import type { RequestStateSigner } from "./request-state.js";
@@ -15,7 +16,9 @@ export function serverMetaOf(serverInfo: Implementation): Readonly<Record<string
 /**
  * Lets a handler ask for input: its request then ends with an `InputRequiredResult`, decorated
  * with `stamp`, as soon as the handler waits for answers the client has not given yet, while the
- * handler itself never returns.
+ * handler itself never returns. Answers brought from an earlier round (`requestState`,
+ * `inputResponses`) are checked now, before the handler runs: a state altered, expired, or issued
+ * to another caller is -32602, and the handler's work up to its first question is never done.
  */
 export function openInputRounds(
   method: string,
@@ -25,16 +28,25 @@ export function openInputRounds(
   signer: RequestStateSigner,
   stamp: ResultStamp,
 ): void {
-  // The round (and the requestState check) exists only once the handler asks something.
   let round: InputRound | undefined;
+  const open = () =>
+    new InputRound(
+      params,
+      `${method} ${String(subject(params))}`,
+      signer,
+      ctx.auth && principalOf(ctx.auth),
+      () => {
+        try {
+          ctx.request.answer(modern.decorate(method, round!.result(), stamp));
+        } catch (error) {
+          ctx.request.answer(undefined, modern.mapError(error));
+        }
+      },
+    );
+  // A first round is made only once the handler asks something: most calls never do.
+  if (params.requestState !== undefined || params.inputResponses !== undefined) round = open();
   ctx.round = () => {
-    round ??= new InputRound(params, `${method} ${String(subject(params))}`, signer, () => {
-      try {
-        ctx.request.answer(modern.decorate(method, round!.result(), stamp));
-      } catch (error) {
-        ctx.request.answer(undefined, modern.mapError(error));
-      }
-    });
+    round ??= open();
     return round;
   };
 }
