@@ -79,7 +79,12 @@ describe("mcpkit serve --auth-issuer", SLOW, () => {
 
   it("refuses bad auth options with a usage error before starting", async () => {
     const cases = [
-      [["--auth-audience", "https://mcp.example.com/mcp"], /--auth-audience and --scopes need --auth-issuer/],
+      [
+        ["--auth-audience", "https://mcp.example.com/mcp"],
+        /--auth-audience, --scopes and --auth-jwt-typ need --auth-issuer/,
+      ],
+      [["--auth-jwt-typ", "JWT"], /--auth-audience, --scopes and --auth-jwt-typ need --auth-issuer/],
+      [["--auth-issuer", "https://auth.example.com", "--auth-jwt-typ", ","], /auth jwt.typ must list/],
       [
         ["--auth-issuer", "http://auth.example.com"],
         /must be an https: URL \(http: only on a loopback address\)/,
@@ -91,6 +96,54 @@ describe("mcpkit serve --auth-issuer", SLOW, () => {
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toMatch(message);
     }
+  });
+});
+
+describe("mcpkit serve --auth-jwt-typ", SLOW, () => {
+  const tokenTyped = (url: string, typ: string | undefined) => {
+    const now = Math.floor(Date.now() / 1000);
+    return as.sign({ iss: as.issuer, sub: "alice", client_id: "app", aud: url, exp: now + 600 }, { typ });
+  };
+
+  it("takes at+jwt tokens alone by default, and says how to take those typed JWT", async () => {
+    const { url, child } = await start(
+      ["serve", "calculator", "--port", "0", "--auth-issuer", as.issuer],
+      /mcpkit: calculator listening on (http:\/\/\S+\/mcp)\n/,
+    );
+    const refused = await mcpkit([
+      "tools",
+      "--header",
+      `Authorization: Bearer ${await tokenTyped(url, "JWT")}`,
+      url,
+    ]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain("the token's typ header is JWT");
+    expect(refused.stderr).toContain("jwt: { typ: ['at+jwt', 'JWT'] }");
+    const typed = await mcpkit([
+      "tools",
+      "--header",
+      `Authorization: Bearer ${await tokenTyped(url, "at+jwt")}`,
+      url,
+    ]);
+    expect(typed.code, typed.stderr).toBe(0);
+    child.kill("SIGTERM");
+  });
+
+  it("takes the types it lists, none for untyped tokens", async () => {
+    const { url, child } = await start(
+      ["serve", "calculator", "--port", "0", "--auth-issuer", as.issuer, "--auth-jwt-typ", "at+jwt,JWT,none"],
+      /mcpkit: calculator listening on (http:\/\/\S+\/mcp)\n/,
+    );
+    for (const typ of ["JWT", undefined, "at+jwt"]) {
+      const run = await mcpkit([
+        "tools",
+        "--header",
+        `Authorization: Bearer ${await tokenTyped(url, typ)}`,
+        url,
+      ]);
+      expect(run.code, `${typ}: ${run.stderr}`).toBe(0);
+    }
+    child.kill("SIGTERM");
   });
 });
 

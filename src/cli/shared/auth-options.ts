@@ -1,4 +1,7 @@
-/** `--auth-issuer`, `--auth-audience` and `--scopes`: what `serve` and `proxy` need to require tokens. */
+/**
+ * `--auth-issuer`, `--auth-audience`, `--scopes` and `--auth-jwt-typ`: what `serve` and `proxy`
+ * need to require tokens.
+ */
 import type { Command } from "commander";
 import type { ProtectedResourceOptions } from "../../server/auth/resource-server.js";
 import { describeError, UsageError } from "./errors.js";
@@ -8,6 +11,7 @@ export interface AuthCliOptions {
   authIssuer?: string;
   authAudience?: string;
   scopes?: string[];
+  authJwtTyp?: string[];
 }
 
 /** Declares the options on `command`. */
@@ -25,6 +29,14 @@ export function authOptions(command: Command): Command {
         ...(previous ?? []),
         ...value.split(/[\s,]+/).filter((scope) => scope !== ""),
       ],
+    )
+    .option(
+      "--auth-jwt-typ <types>",
+      "the typ headers JWT access tokens may have, comma-separated, none for a token without one (default at+jwt; add JWT for Microsoft Entra ID or Auth0)",
+      (value: string, previous: string[] | undefined) => [
+        ...(previous ?? []),
+        ...value.split(/[\s,]+/).filter((typ) => typ !== ""),
+      ],
     );
 }
 
@@ -38,9 +50,13 @@ export async function authOf(
   stdio: boolean,
 ): Promise<ProtectedResourceOptions | undefined> {
   if (options.authIssuer === undefined) {
-    if (options.authAudience !== undefined || options.scopes !== undefined) {
+    if (
+      options.authAudience !== undefined ||
+      options.scopes !== undefined ||
+      options.authJwtTyp !== undefined
+    ) {
       throw new UsageError(
-        "--auth-audience and --scopes need --auth-issuer, the server that issues the tokens",
+        "--auth-audience, --scopes and --auth-jwt-typ need --auth-issuer, the server that issues the tokens",
       );
     }
     return undefined;
@@ -49,6 +65,8 @@ export async function authOf(
   const auth: ProtectedResourceOptions = { issuer: options.authIssuer };
   if (options.authAudience !== undefined) auth.resource = options.authAudience;
   if (options.scopes !== undefined) auth.scopes = options.scopes;
+  if (options.authJwtTyp !== undefined)
+    auth.jwt = { typ: options.authJwtTyp.map((typ) => (typ.toLowerCase() === "none" ? null : typ)) };
   const { ResourceServer } = await import("../../server/auth/resource-server.js");
   try {
     new ResourceServer(auth);
