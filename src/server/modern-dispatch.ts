@@ -29,8 +29,8 @@ export function openInputRounds(
   stamp: ResultStamp,
 ): void {
   let round: InputRound | undefined;
-  const open = () =>
-    new InputRound(
+  ctx.round = () => {
+    round ??= new InputRound(
       params,
       `${method} ${String(subject(params))}`,
       signer,
@@ -43,10 +43,8 @@ export function openInputRounds(
         }
       },
     );
-  // A first round is made only once the handler asks something: most calls never do.
-  if (params.requestState !== undefined || params.inputResponses !== undefined) round = open();
-  ctx.round = () => {
-    round ??= open();
     return round;
   };
+  // Otherwise the round is made once the handler asks something: most calls never do.
+  if (params.requestState !== undefined || params.inputResponses !== undefined) ctx.round();
 }
