@@ -61,6 +61,8 @@ export async function serveHttp(host: HttpHost, options: ServeHttpOptions): Prom
   const sse = legacySse
     ? new LegacySseHandler(host.connect, {
         ...bindPolicy(options.host ?? "127.0.0.1", options),
+        maxStreamBuffer: options.maxStreamBuffer,
+        onWarning: options.onWarning,
         ...(legacySse === true ? {} : legacySse),
         ...(resourceServer ? { auth: resourceServer } : {}),
       })

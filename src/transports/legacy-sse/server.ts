@@ -19,6 +19,12 @@ import {
 } from "../http/shared/exchange.js";
 import { type OriginPolicy, originProblem } from "../http/shared/origin.js";
 import { formatSseEvent } from "../http/shared/sse.js";
+import {
+  type StreamBuffer,
+  type StreamBufferLimit,
+  streamBuffer,
+  warnOnOverflow,
+} from "../http/shared/stream-buffer.js";
 
 export interface LegacySseOptions extends OriginPolicy {
   /** Where clients GET the event stream. Default `/sse`. */
@@ -29,6 +35,14 @@ export interface LegacySseOptions extends OriginPolicy {
   /** How long a POSTed body may take to arrive, in ms; default 30 s, 0 disables. */
   bodyTimeout?: number;
   keepAliveInterval?: number;
+  /**
+   * How much a session's event stream may hold for a client that does not read it, beyond what the
+   * network took: past it the stream, and with it the session, is closed and a warning logged
+   * (`onWarning`). Default 8 MiB and 10,000 events.
+   */
+  maxStreamBuffer?: StreamBufferLimit;
+  /** Told of a stream closed past `maxStreamBuffer`. Default: written to stderr (`console.warn`). */
+  onWarning?: (message: string) => void;
   /**
    * Checks the credentials of every GET and POST, and each message against what the caller may
    * do; a session stays bound to the caller that opened it.
@@ -89,6 +103,7 @@ export class LegacySseHandler implements MountedRoutes {
   private readonly sessions = new Map<string, LegacySseTransport>();
   readonly streamPath: string;
   readonly messagesPath: string;
+  private readonly maxStreamBuffer: StreamBuffer;
 
   constructor(
     private readonly connect: ConnectSession,
@@ -96,6 +111,7 @@ export class LegacySseHandler implements MountedRoutes {
   ) {
     this.streamPath = options.path ?? "/sse";
     this.messagesPath = options.messagesPath ?? "/messages";
+    this.maxStreamBuffer = streamBuffer(options.maxStreamBuffer);
   }
 
   /** Serves `GET streamPath` and `POST messagesPath`; leaves every other exchange alone. */
@@ -112,12 +128,18 @@ export class LegacySseHandler implements MountedRoutes {
     const auth = await this.authenticate(exchange);
     if (auth === null) return;
     const sessionId = randomBytes(16).toString("base64url");
-    const sink = exchange.openStream({
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    });
+    const limit = this.maxStreamBuffer;
+    const sink = exchange.openStream(
+      {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache, no-transform",
+        connection: "keep-alive",
+        "x-accel-buffering": "no",
+      },
+      limit,
+    );
+    const what = "the event stream (and so the session) of an HTTP+SSE client";
+    warnOnOverflow(sink, limit, what, false, this.options.onWarning);
     const transport = new LegacySseTransport(
       sink,
       this.options.keepAliveInterval ?? 15_000,

@@ -8,6 +8,7 @@ import type { AuthInfo, CheckedMessage } from "../../../protocol/transport.js";
 import { type HttpAuthHooks, type HttpRefusal, isRefusal, principalOf } from "../shared/authenticate.js";
 import type { ConnectSession, HttpExchange } from "../shared/exchange.js";
 import { originProblem } from "../shared/origin.js";
+import { type StreamBuffer, streamBuffer } from "../shared/stream-buffer.js";
 import { type EventStore, MemoryEventStore } from "./event-store.js";
 import { modernAdmission, modernErrorStatus } from "./modern-headers.js";
 import type { StreamableHttpOptions } from "./options.js";
@@ -49,12 +50,14 @@ export class StreamableHttpHandler {
   private statelessOpening: Promise<StatelessTransport> | undefined;
   /** Parses request bodies: a stateless client repeats its `_meta` in every one. */
   private readonly parser = new MessageParser();
+  private readonly maxStreamBuffer: StreamBuffer;
 
   constructor(
     private readonly connect: ConnectSession,
     private readonly supportedVersions: readonly string[],
     private readonly options: StreamableHttpOptions = {},
   ) {
+    this.maxStreamBuffer = streamBuffer(options.maxStreamBuffer);
     const replication = options.stateless ? undefined : options.replication;
     this.eventStore =
       options.eventStore === false
@@ -321,6 +324,8 @@ export class StreamableHttpHandler {
       keepAliveInterval: this.options.keepAliveInterval ?? 15_000,
       headers: () => headers,
       closeWhenAnswered: stateless,
+      maxBuffer: this.maxStreamBuffer,
+      warn: this.options.onWarning,
     };
   }
 }

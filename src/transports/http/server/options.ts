@@ -1,6 +1,7 @@
 import type { HttpAuthHooks } from "../shared/authenticate.js";
 import type { HttpExchange } from "../shared/exchange.js";
 import type { OriginPolicy } from "../shared/origin.js";
+import type { StreamBufferLimit } from "../shared/stream-buffer.js";
 import type { EventStore } from "./event-store.js";
 import type { ParamHeaders } from "./modern-headers.js";
 import type { Replication } from "./replication.js";
@@ -18,6 +19,18 @@ export interface StreamableHttpOptions extends OriginPolicy {
   retryInterval?: number;
   /** Comment lines on idle streams, in ms; 0 disables. Default 15 s. */
   keepAliveInterval?: number;
+  /**
+   * How much each outgoing event stream (a GET stream, a POST's answer) may hold for a client that
+   * does not read it, beyond what the network took: past it the stream is closed and a warning
+   * logged (`onWarning`). A resumable stream's events stay in the event store, so the client gets
+   * what it missed by reconnecting with `Last-Event-ID`. Default 8 MiB and 10,000 events.
+   */
+  maxStreamBuffer?: StreamBufferLimit;
+  /**
+   * Told of what the server does about a misbehaving client, such as a stream closed past
+   * `maxStreamBuffer`. Default: written to stderr (`console.warn`).
+   */
+  onWarning?: (message: string) => void;
   /** A session unused this long ends, in ms. Default 30 minutes. */
   sessionIdleTimeout?: number;
   /** The most sessions (each with at most one GET stream) open at once; one more is 503. Default 10,000. */

@@ -14,7 +14,16 @@ import type { HttpExchange, SseSink } from "../shared/exchange.js";
 import { formatSseEvent } from "../shared/sse.js";
 import type { Replication } from "./replication.js";
 import { SessionLink } from "./session-link.js";
-import { nextStreamNumber, Stream, type StreamOptions, streamHeaders } from "./stream.js";
+import {
+  collectInto,
+  nextStreamNumber,
+  openSink,
+  replayPaced,
+  type StoredEvent,
+  Stream,
+  type StreamOptions,
+  storedEvent,
+} from "./stream.js";
 
 export type { ResponseMode, StreamOptions } from "./stream.js";
 
@@ -117,7 +126,7 @@ export class HttpSessionTransport implements Transport {
   async openGet(exchange: HttpExchange, lastEventId: string | undefined): Promise<void> {
     const store = this.options.eventStore;
     if (lastEventId !== undefined && store) {
-      const sink = exchange.openStream(this.streamHeaders());
+      const sink = openSink(exchange, this.options, "a resumed event stream of an HTTP session");
       // Event ids are `<stream id>:<position>`: only this session's own streams are replayed.
       const streamId = lastEventId.slice(0, lastEventId.lastIndexOf(":"));
       const stream = this.resumable.get(streamId);
@@ -127,11 +136,15 @@ export class HttpSessionTransport implements Transport {
         sink.end();
         return;
       }
-      const replayed = store.replayAfter(lastEventId, (id, message) =>
-        sink.write(formatSseEvent({ id, data: messageJson(message) })),
-      );
-      // A synchronous store replays and attaches in one step, so no message falls in between.
+      // What the client missed goes at its pace; then a synchronous store replays what came meanwhile
+      // and the stream is attached in one step, so no message falls in between.
+      const missed: StoredEvent[] = [];
+      const replayed = store.replayAfter(lastEventId, collectInto(missed));
       if (replayed instanceof Promise) await replayed;
+      const last = (await replayPaced(sink, missed, this.options.maxBuffer)) ?? lastEventId;
+      if (sink.closed) return;
+      if (!(replayed instanceof Promise))
+        store.replayAfter(last, (id, message) => sink.write(storedEvent(id, message)));
       if (stream.done) {
         this.resumable.delete(stream.id);
         sink.end();
@@ -145,7 +158,7 @@ export class HttpSessionTransport implements Transport {
       return;
     }
     this.standalone ??= this.newStream(true);
-    this.standalone.attach(exchange.openStream(this.streamHeaders()));
+    this.standalone.attach(openSink(exchange, this.options, "the GET event stream of an HTTP session"));
   }
 
   /**
@@ -162,7 +175,7 @@ export class HttpSessionTransport implements Transport {
       sink.write(formatSseEvent({ retry: this.options.retryInterval, data: "" }));
       const stop = store.follow(
         lastEventId,
-        (id, message) => sink.write(formatSseEvent({ id, data: messageJson(message) })),
+        (id, message) => sink.write(storedEvent(id, message)),
         () => {
           this.follows.delete(stop);
           sink.end();
@@ -175,14 +188,15 @@ export class HttpSessionTransport implements Transport {
       });
       return;
     }
+    const missed: StoredEvent[] = [];
     try {
-      await store.replayAfter(lastEventId, (id, message) =>
-        sink.write(formatSseEvent({ id, data: messageJson(message) })),
-      );
+      await store.replayAfter(lastEventId, collectInto(missed));
     } catch {
       sink.end();
       return;
     }
+    await replayPaced(sink, missed, this.options.maxBuffer);
+    if (sink.closed) return;
     if (!isGet || this.standalone?.listening) {
       sink.end();
       return;
@@ -287,7 +301,7 @@ export class HttpSessionTransport implements Transport {
     if (post.stream) return post.stream;
     const stream = this.newStream();
     post.stream = stream;
-    const sink = post.exchange!.openStream(this.streamHeaders());
+    const sink = openSink(post.exchange!, this.options, "the event stream of a POST to an HTTP session");
     // Without resumability, a client that closes the stream has cancelled the request.
     if (this.options.closeWhenAnswered) sink.onClose(() => void this.close());
     stream.attach(sink);
@@ -314,10 +328,6 @@ export class HttpSessionTransport implements Transport {
     const stream = new Stream(id, this.options, (ended) => this.resumable.delete(ended.id), keepBacklog);
     if (this.options.eventStore) this.resumable.set(stream.id, stream);
     return stream;
-  }
-
-  private streamHeaders(): Record<string, string> {
-    return streamHeaders(this.options.headers());
   }
 }
 

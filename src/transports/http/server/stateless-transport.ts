@@ -12,7 +12,7 @@ import {
 import { TransientMap } from "../../../util/transient.js";
 import type { HttpExchange } from "../shared/exchange.js";
 import { modernErrorStatus } from "./modern-headers.js";
-import { nextStreamNumber, Stream, type StreamOptions, streamHeaders } from "./stream.js";
+import { nextStreamNumber, openSink, Stream, type StreamOptions } from "./stream.js";
 
 /** A stateless request being answered. */
 interface Pending {
@@ -150,7 +150,7 @@ export class StatelessTransport implements Transport {
     if (pending.stream) return pending.stream;
     const stream = new Stream(`stateless-${nextStreamNumber()}`, this.options, () => {});
     pending.stream = stream;
-    stream.attach(pending.exchange!.openStream(streamHeaders(this.options.headers())));
+    stream.attach(openSink(pending.exchange!, this.options, "the event stream of a stateless POST"));
     pending.exchange = undefined;
     return stream;
   }

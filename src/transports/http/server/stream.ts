@@ -2,8 +2,9 @@ import { randomInt } from "node:crypto";
 import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
 import { extend } from "../../../util/extend.js";
-import type { SseSink } from "../shared/exchange.js";
+import type { HttpExchange, SseSink } from "../shared/exchange.js";
 import { formatSseEvent } from "../shared/sse.js";
+import { type StreamBuffer, warnOnOverflow } from "../shared/stream-buffer.js";
 import type { EventStore } from "./event-store.js";
 
 /** How a POST's answer is sent: JSON unless something comes before the response, always JSON, or always SSE. */
@@ -20,6 +21,20 @@ export interface StreamOptions {
   headers: () => Record<string, string>;
   /** Stateless mode: the session ends once its one POST is answered, or when the client goes away. */
   closeWhenAnswered?: boolean;
+  /** How much may wait for a client that does not read, on each stream and in its backlog. */
+  maxBuffer: StreamBuffer;
+  /** Where a stream closed for its client not reading is logged; unset, on stderr. */
+  warn?: ((message: string) => void) | undefined;
+}
+
+/**
+ * Opens the event stream of an exchange, bounded by `options.maxBuffer`; a stream closed past it
+ * is logged as `what` (a request's stream, the GET stream…).
+ */
+export function openSink(exchange: HttpExchange, options: StreamOptions, what: string): SseSink {
+  const sink = exchange.openStream(streamHeaders(options.headers()), options.maxBuffer);
+  warnOnOverflow(sink, options.maxBuffer, what, options.eventStore !== undefined, options.warn);
+  return sink;
 }
 
 /**
@@ -34,6 +49,8 @@ export class Stream {
   private tail: Promise<void> | undefined;
   /** Messages written while no client listened, for the next plain GET (standalone stream only). */
   private backlog: string[] | undefined;
+  /** The size of the backlog's events, in bytes. */
+  private backlogBytes = 0;
 
   constructor(
     readonly id: string,
@@ -56,6 +73,7 @@ export class Stream {
     const backlog = this.backlog;
     if (backlog && backlog.length > 0) {
       this.backlog = [];
+      this.backlogBytes = 0;
       if (!resumed) for (const event of backlog) sink.write(event);
     }
     if (this.options.keepAliveInterval > 0) {
@@ -128,10 +146,66 @@ export class Stream {
     if (this.sink) {
       this.sink.write(event);
     } else if (this.backlog) {
-      this.backlog.push(event);
-      if (this.backlog.length > MAX_BACKLOG) this.backlog.shift();
+      // Half a stream's limit, the oldest forgotten first, so that written at once when the client
+      // comes it leaves room; the newest is kept, as a stream sends one event larger than its limit.
+      const backlog = this.backlog;
+      const limit = this.options.maxBuffer;
+      backlog.push(event);
+      this.backlogBytes += Buffer.byteLength(event);
+      while (
+        backlog.length > 1 &&
+        (backlog.length > Math.min(MAX_BACKLOG, limit.events / 2) || this.backlogBytes > limit.bytes / 2)
+      )
+        this.backlogBytes -= Buffer.byteLength(backlog.shift()!);
     }
   }
+}
+
+/** An event read back from the event store. */
+export interface StoredEvent {
+  id: string;
+  message: JSONRPCMessage;
+}
+
+/** Collects what an event store replays. */
+export function collectInto(events: StoredEvent[]): (id: string, message: JSONRPCMessage) => void {
+  return (id, message) => void events.push({ id, message });
+}
+
+/** The SSE text of a stored event. */
+export function storedEvent(id: string, message: JSONRPCMessage): string {
+  return formatSseEvent({ id, data: messageJson(message) });
+}
+
+/**
+ * Writes replayed events to `sink` a part at a time, each at most half its limit, waiting between
+ * parts until the client has taken the one before: a replay larger than the limit still reaches a
+ * client that reads, and one that does not is held to the limit. Resolves with the id of the last
+ * event written (`undefined` if none was) once all are written or the stream closed.
+ */
+export async function replayPaced(
+  sink: SseSink,
+  events: readonly StoredEvent[],
+  limit: StreamBuffer,
+): Promise<string | undefined> {
+  let last: string | undefined;
+  let bytes = 0;
+  let count = 0;
+  for (const { id, message } of events) {
+    const text = storedEvent(id, message);
+    const size = Buffer.byteLength(text);
+    if (count > 0 && (bytes + size > limit.bytes / 2 || count + 1 > limit.events / 2)) {
+      await sink.drained();
+      bytes = 0;
+      count = 0;
+    }
+    if (sink.closed) break;
+    sink.write(text);
+    last = id;
+    bytes += size;
+    count++;
+  }
+  return last;
 }
 
 /** The event id of a stored message; none if the store failed (the client then cannot resume past it). */
@@ -167,6 +241,6 @@ const SSE_HEADERS: Record<string, string> = {
 };
 
 /** The headers of an SSE response, then the session's own. */
-export function streamHeaders(own: Record<string, string>): Record<string, string> {
+function streamHeaders(own: Record<string, string>): Record<string, string> {
   return extend(SSE_HEADERS, own);
 }

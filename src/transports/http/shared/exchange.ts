@@ -1,4 +1,6 @@
 import type { Transport } from "../../../protocol/transport.js";
+import type { StreamBuffer, StreamOverflow } from "./stream-buffer.js";
+
 /**
  * One HTTP request and its response, as the Streamable HTTP handler sees it. Adapters build it from
  * `node:http` objects directly (no web `Request` conversion on that path) or from a web `Request`.
@@ -21,8 +23,11 @@ export interface HttpExchange {
   readBody(limit: number, timeout?: number): Promise<string>;
   /** Sends a complete response. */
   respond(status: number, headers: Record<string, string>, body?: string): void;
-  /** Starts an event stream response. */
-  openStream(headers: Record<string, string>): SseSink;
+  /**
+   * Starts an event stream response. Past `limit` (what waits beyond the network's own buffers),
+   * the stream is closed at once and what it held dropped, its `overflow` set first.
+   */
+  openStream(headers: Record<string, string>, limit: StreamBuffer): SseSink;
   /** Called if the client goes away before the response is complete. */
   onAbort(listener: () => void): void;
 }
@@ -35,8 +40,12 @@ export interface SseSink {
   end(): void;
   /** Whether the client went away or `end` was called. */
   readonly closed: boolean;
+  /** Set when the stream was closed because its client did not read it: what was then queued. */
+  readonly overflow?: StreamOverflow | undefined;
   /** Called once when the stream ends, either way. */
   onClose(listener: () => void): void;
+  /** Resolves once the network has taken everything written, or the stream closed. */
+  drained(): Promise<void>;
 }
 
 /** The body took longer to arrive than allowed: a slow sender holds a connection for nothing. */

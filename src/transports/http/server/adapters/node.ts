@@ -5,6 +5,7 @@ import {
   type HttpExchange,
   type SseSink,
 } from "../../shared/exchange.js";
+import { overflows, type StreamBuffer, type StreamOverflow } from "../../shared/stream-buffer.js";
 import { bodyDeadline, clearBodyDeadline } from "./body-deadlines.js";
 
 /** An exchange over `node:http` objects: no web `Request`/`Response` on this path. */
@@ -85,22 +86,46 @@ export class NodeExchange implements HttpExchange {
     this.res.end(body);
   }
 
-  openStream(headers: Record<string, string>): SseSink {
+  openStream(headers: Record<string, string>, limit: StreamBuffer): SseSink {
     const res = this.res;
     res.writeHead(200, headers);
     res.flushHeaders();
     this.req.socket.setNoDelay(true);
     const listeners: (() => void)[] = [];
     let closed = false;
+    let overflow: StreamOverflow | undefined;
+    // Writes the network has not taken yet: a write's callback runs once the kernel has it.
+    let queued = 0;
+    let waiters: (() => void)[] = [];
+    const wake = () => {
+      const woken = waiters;
+      waiters = [];
+      for (const waiter of woken) waiter();
+    };
+    const taken = () => {
+      if (--queued === 0) wake();
+    };
     const close = () => {
       if (closed) return;
       closed = true;
       for (const listener of listeners) listener();
+      wake();
     };
     res.once("close", close);
     return {
       write: (text) => {
-        if (!closed) res.write(text);
+        if (closed) return;
+        const size = Buffer.byteLength(text);
+        // `writableLength` is what the response and its socket hold beyond the kernel, chunk
+        // framing included; this write adds its own framing too (hex length, two CRLFs).
+        if (overflows(limit, res.writableLength, queued, size + size.toString(16).length + 4)) {
+          overflow = { bytes: res.writableLength, events: queued };
+          res.destroy();
+          close();
+          return;
+        }
+        queued++;
+        res.write(text, taken);
       },
       end: () => {
         if (!closed) res.end();
@@ -109,10 +134,15 @@ export class NodeExchange implements HttpExchange {
       get closed() {
         return closed;
       },
+      get overflow() {
+        return overflow;
+      },
       onClose: (listener) => {
         if (closed) listener();
         else listeners.push(listener);
       },
+      drained: () =>
+        closed || queued === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve)),
     };
   }
 }

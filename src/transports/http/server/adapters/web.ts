@@ -4,6 +4,7 @@ import {
   type HttpExchange,
   type SseSink,
 } from "../../shared/exchange.js";
+import { overflows, type StreamBuffer, type StreamOverflow } from "../../shared/stream-buffer.js";
 
 /**
  * An exchange over a web `Request`; `response` resolves with the `Response` once the handler has
@@ -73,39 +74,94 @@ export class WebExchange implements HttpExchange {
     this.resolve(new Response(status === 202 || body === undefined ? null : body, { status, headers }));
   }
 
-  openStream(headers: Record<string, string>): SseSink {
+  openStream(headers: Record<string, string>, limit: StreamBuffer): SseSink {
     const encoder = new TextEncoder();
     const listeners: (() => void)[] = [];
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let closed = false;
+    let overflow: StreamOverflow | undefined;
+    // Chunks wait here, counted, until the server reading the body asks for one: the stream's own
+    // queue would hide how much the client left unread.
+    const queue: Uint8Array[] = [];
+    let queuedBytes = 0;
+    /** A read waits for the next chunk. */
+    let wanted = false;
+    let waiters: (() => void)[] = [];
+    const wake = () => {
+      const woken = waiters;
+      waiters = [];
+      for (const waiter of woken) waiter();
+    };
     const close = () => {
       if (closed) return;
       closed = true;
       for (const listener of listeners) listener();
+      wake();
     };
-    const body = new ReadableStream<Uint8Array>({
-      start: (c) => {
-        controller = c;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (c) => {
+          controller = c;
+        },
+        pull: (c) => {
+          const chunk = queue.shift();
+          if (chunk === undefined) {
+            wanted = true;
+            return;
+          }
+          queuedBytes -= chunk.byteLength;
+          c.enqueue(chunk);
+          if (queue.length === 0) wake();
+        },
+        cancel: close,
       },
-      cancel: close,
-    });
+      { highWaterMark: 0 },
+    );
     this.request.signal?.addEventListener("abort", close, { once: true });
     this.resolve(new Response(body, { status: 200, headers }));
     return {
       write: (text) => {
-        if (!closed) controller.enqueue(encoder.encode(text));
+        if (closed) return;
+        const chunk = encoder.encode(text);
+        if (wanted) {
+          wanted = false;
+          controller.enqueue(chunk);
+          return;
+        }
+        if (overflows(limit, queuedBytes, queue.length, chunk.byteLength)) {
+          overflow = { bytes: queuedBytes, events: queue.length };
+          queue.length = 0;
+          queuedBytes = 0;
+          controller.error(new Error("the client did not read its event stream"));
+          close();
+          return;
+        }
+        queue.push(chunk);
+        queuedBytes += chunk.byteLength;
       },
       end: () => {
-        if (!closed) controller.close();
+        if (!closed) {
+          // What is queued is still read, then the body ends.
+          for (const chunk of queue.splice(0)) controller.enqueue(chunk);
+          queuedBytes = 0;
+          controller.close();
+        }
         close();
       },
       get closed() {
         return closed;
       },
+      get overflow() {
+        return overflow;
+      },
       onClose: (listener) => {
         if (closed) listener();
         else listeners.push(listener);
       },
+      drained: () =>
+        closed || queue.length === 0
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => waiters.push(resolve)),
     };
   }
 }
