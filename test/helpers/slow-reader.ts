@@ -50,7 +50,7 @@ export function openSlowReader(port: number, request: RawRequest): Promise<SlowR
       socket.pause();
       socket.off("data", onHead);
       const head = received.toString("latin1", 0, end);
-      let body = received.subarray(end + 4);
+      const body = received.subarray(end + 4);
       resolve({
         head,
         start,
@@ -61,15 +61,15 @@ export function openSlowReader(port: number, request: RawRequest): Promise<SlowR
               socket.destroy();
               fail(new Error(`the server did not close the connection within ${timeout} ms`));
             }, timeout);
+            const chunks = [body];
             const finish = () => {
               clearTimeout(timer);
               const events: SseEvent[] = [];
-              new SseParser((event) => void events.push(event)).push(dechunk(body).toString("utf8"));
+              const all = dechunk(Buffer.concat(chunks)).toString("utf8");
+              new SseParser((event) => void events.push(event)).push(all);
               done(events);
             };
-            socket.on("data", (more: Buffer) => {
-              body = Buffer.concat([body, more]);
-            });
+            socket.on("data", (more: Buffer) => void chunks.push(more));
             socket.once("close", finish);
             socket.on("error", () => {});
             socket.resume();
