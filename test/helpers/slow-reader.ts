@@ -61,7 +61,7 @@ export function openSlowReader(port: number, request: RawRequest): Promise<SlowR
               socket.destroy();
               fail(new Error(`the server did not close the connection within ${timeout} ms`));
             }, timeout);
-            const chunks = [body];
+            const chunks: Buffer[] = [body];
             const finish = () => {
               clearTimeout(timer);
               const events: SseEvent[] = [];

@@ -43,9 +43,11 @@ async function call(replica: Replica, session: Record<string, string>, name: str
       params: { name, arguments: args },
     }),
   });
-  const answer = response.headers.get("content-type")?.startsWith("text/event-stream")
+  const answer: Record<string, any> | undefined = response.headers
+    .get("content-type")
+    ?.startsWith("text/event-stream")
     ? (await readEvents(response)).find((e) => e.data?.id === name)?.data
-    : await response.json();
+    : ((await response.json()) as Record<string, any>);
   return answer?.result?.content?.[0]?.text as string;
 }
 

@@ -22,7 +22,7 @@ export interface StreamOverflow {
 /** A limit with its defaults filled in. */
 export type StreamBuffer = Required<StreamBufferLimit>;
 
-export const DEFAULT_STREAM_BUFFER: StreamBuffer = { bytes: 8 * 1024 * 1024, events: 10_000 };
+const DEFAULT_STREAM_BUFFER: StreamBuffer = { bytes: 8 * 1024 * 1024, events: 10_000 };
 
 /** `limit` with the defaults for what it leaves out; rejects a limit that is not a positive integer. */
 export function streamBuffer(limit: StreamBufferLimit | undefined): StreamBuffer {
@@ -58,7 +58,12 @@ export function warnOnOverflow(
   warn: (message: string) => void = warnOnStderr,
 ): void {
   sink.onClose(() => {
-    if (sink.overflow) warn(overflowWarning(what, sink.overflow, limit, resumable));
+    if (!sink.overflow) return;
+    try {
+      warn(overflowWarning(what, sink.overflow, limit, resumable));
+    } catch {
+      // A logger that fails does not fail the write that closed the stream.
+    }
   });
 }
 
