@@ -195,53 +195,45 @@ describe("a legacy HTTP+SSE stream whose client stops reading", () => {
   });
 });
 
-describe("a web handler's stream whose reader stops reading", () => {
-  it("is errored past maxStreamBuffer, with a warning, and resumes from the event store", async () => {
-    const warnings: string[] = [];
-    const server = new McpServer(
-      { name: "flood", version: "1.0.0" },
-      { http: { maxStreamBuffer: LIMIT, onWarning: (m) => warnings.push(m) } },
-    );
-    const url = "http://127.0.0.1/mcp";
-    const headers = {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-    };
-    const init = await server.fetch(
-      new Request(url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 0,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-11-25",
-            capabilities: {},
-            clientInfo: { name: "web", version: "1" },
-          },
-        }),
-      }),
-    );
-    await init.text();
-    const session = { ...headers, "mcp-session-id": init.headers.get("mcp-session-id")! };
-    await (
-      await server.fetch(
-        new Request(url, {
-          method: "POST",
-          headers: session,
-          body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-        }),
-      )
-    ).text();
-    try {
-      const response = await server.fetch(new Request(url, { headers: getHeaders(session) }));
-      const reader = response.body!.getReader();
-      // The priming event, then nothing more is read.
-      const priming = new TextDecoder().decode((await reader.read()).value);
-      const primingId = /id: (.*)\n/.exec(priming)![1]!;
+const WEB = "http://127.0.0.1/mcp";
 
+/** A server behind its web handler, with an initialized session whose GET stream is read up to its priming event. */
+async function webGetStream(maxStreamBuffer: { bytes: number; events: number }) {
+  const warnings: string[] = [];
+  const server = new McpServer(
+    { name: "flood", version: "1.0.0" },
+    { http: { maxStreamBuffer, onWarning: (m) => warnings.push(m) } },
+  );
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-11-25",
+  };
+  const post = (body: object, sent: Record<string, string>) =>
+    server.fetch(new Request(WEB, { method: "POST", headers: sent, body: JSON.stringify(body) }));
+  const init = await post(
+    {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "web", version: "1" } },
+    },
+    headers,
+  );
+  await init.text();
+  const session = { ...headers, "mcp-session-id": init.headers.get("mcp-session-id")! };
+  await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).text();
+  const response = await server.fetch(new Request(WEB, { headers: getHeaders(session) }));
+  const reader = response.body!.getReader();
+  // The priming event, then nothing more is read.
+  const priming = new TextDecoder().decode((await reader.read()).value);
+  return { server, warnings, session, reader, primingId: /id: (.*)\n/.exec(priming)![1]! };
+}
+
+describe("a web handler's stream whose reader stops reading", () => {
+  it("is errored past maxStreamBuffer's bytes, with a warning, and resumes from the event store", async () => {
+    const { server, warnings, session, reader, primingId } = await webGetStream(LIMIT);
+    try {
       const sent = await flood(
         (i) => server.log("info", { i, pad: PAD }),
         () => warnings.length > 0,
@@ -252,12 +244,31 @@ describe("a web handler's stream whose reader stops reading", () => {
       await expect(reader.read()).rejects.toThrow(/did not read/);
 
       const resumed = await server.fetch(
-        new Request(url, { headers: { ...getHeaders(session), "last-event-id": primingId } }),
+        new Request(WEB, { headers: { ...getHeaders(session), "last-event-id": primingId } }),
       );
       const stop = new AbortController();
       const replaying = readEvents(resumed, (e) => e.data?.params?.data?.marker && stop.abort(), stop.signal);
       server.log("info", { marker: true });
       expect(indexes(await replaying)).toEqual(range(sent));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("is errored past maxStreamBuffer's events, however small they are", async () => {
+    const { server, warnings, reader } = await webGetStream({ bytes: LIMIT.bytes, events: 20 });
+    try {
+      const sent = await flood(
+        (i) => server.log("info", { i }),
+        () => warnings.length > 0,
+      );
+      expect(warnings, `the stream was not closed after ${sent} small notifications`).toEqual([
+        expect.stringMatching(
+          /, and \d+ bytes in 20 events were waiting \(maxStreamBuffer: \d+ bytes, 20 events\)/,
+        ),
+      ]);
+      expect(sent).toBe(21);
+      await expect(reader.read()).rejects.toThrow(/did not read/);
     } finally {
       await server.close();
     }
