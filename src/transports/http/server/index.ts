@@ -9,7 +9,7 @@ export {
 } from "../shared/exchange.js";
 export { isLoopback, LOCALHOST_NAMES, type OriginPolicy } from "../shared/origin.js";
 export type { ParamHeader } from "../shared/param-headers.js";
-export type { StreamBufferLimit, StreamOverflow } from "../shared/stream-buffer.js";
+export type { StreamBuffer, StreamBufferLimit, StreamOverflow } from "../shared/stream-buffer.js";
 export { NodeExchange } from "./adapters/node.js";
 export { WebExchange } from "./adapters/web.js";
 export { type EventStore, MemoryEventStore } from "./event-store.js";
