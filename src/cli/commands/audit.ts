@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { verifyAuditLog } from "../../proxy/audit-verify.js";
 import { type CliContext, examplesHelp } from "../shared/command.js";
 import { UsageError } from "../shared/errors.js";
+import { peerText } from "../shared/peer-text.js";
 
 /** Exit code of a log that does not verify. */
 const BROKEN = 1;
@@ -19,10 +20,11 @@ async function verify(file: string, options: { keyFile?: string }, context: CliC
     throw new UsageError(`cannot read ${file}: ${error.message}`);
   });
   if (result.ok) {
-    process.stdout.write(`${file}: ok, ${result.message}\n`);
+    process.stdout.write(`${file}: ok, ${peerText(result.message, "message")}\n`);
     return;
   }
-  process.stderr.write(`mcpkit: ${file}: ${result.message}\n`);
+  // The message may quote the log, whose lines name servers' tools.
+  process.stderr.write(`mcpkit: ${file}: ${peerText(result.message, "message")}\n`);
   context.exitCode = BROKEN;
 }
 

@@ -8,6 +8,7 @@ import { addMetaOption, type CliContext, clientCommand, print, printResult } fro
 import { renderBlock, renderJson } from "../shared/content.js";
 import { Exit, UsageError } from "../shared/errors.js";
 import { collect, parseJsonObject, splitPair } from "../shared/options.js";
+import { peerText } from "../shared/peer-text.js";
 import { checkArguments, propertiesOf, typedValue } from "../shared/schema.js";
 import type { Session } from "../shared/session.js";
 import { clearStatus, note, progressReporter, setStatus } from "../shared/status.js";
@@ -31,7 +32,7 @@ export async function findTool(
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
     const names = tools.map((t) => t.name);
-    const known = names.join(", ") || "none";
+    const known = names.map((n) => peerText(n, "name")).join(", ") || "none";
     throw new UsageError(`no tool "${name}" on this server${didYouMean(name, names)} (it has: ${known})`);
   }
   return tool;
@@ -97,9 +98,8 @@ async function call(session: Session, operands: string[], options: CallOptions &
 async function followTask(task: ToolTask, name: string): Promise<ToolResult> {
   if (task.id === "") return task.result();
   for await (const info of task) {
-    setStatus(
-      `${name}: task ${task.id} ${info.status}${info.statusMessage ? `  ${info.statusMessage}` : ""}`,
-    );
+    const message = info.statusMessage ? `  ${peerText(info.statusMessage, "message")}` : "";
+    setStatus(`${name}: task ${peerText(task.id, "name")} ${peerText(info.status, "name")}${message}`);
   }
   return task.result();
 }

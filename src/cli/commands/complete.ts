@@ -4,6 +4,7 @@ import type { CompleteReference } from "../../protocol/types/completion.js";
 import { type CliContext, clientCommand, print, printJson } from "../shared/command.js";
 import { Exit, UsageError } from "../shared/errors.js";
 import { collect, splitPair } from "../shared/options.js";
+import { peerText } from "../shared/peer-text.js";
 import type { Session } from "../shared/session.js";
 import { note } from "../shared/status.js";
 
@@ -43,11 +44,12 @@ async function complete(session: Session, operands: string[], options: CompleteO
     printJson({ completion });
     return Exit.Ok;
   }
-  if (completion.values.length > 0) print(completion.values.join("\n"));
+  // One value per line: a value's own line feeds are shown as \n.
+  if (completion.values.length > 0) print(completion.values.map((v) => peerText(v, "message")).join("\n"));
   else note("mcpkit: no completions");
   const shown = completion.values.length;
   if (completion.hasMore || (completion.total !== undefined && completion.total > shown)) {
-    note(`mcpkit: ${shown} of ${completion.total ?? "more"} values shown`);
+    note(`mcpkit: ${shown} of ${peerText(completion.total ?? "more", "name")} values shown`);
   }
   return Exit.Ok;
 }

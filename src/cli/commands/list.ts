@@ -8,6 +8,7 @@ import type { Tool } from "../../protocol/types/tools.js";
 import { type CliContext, clientCommand, print, printJson } from "../shared/command.js";
 import { Exit } from "../shared/errors.js";
 import { fields, formatSize, indent, oneLine, SHORT_LIMITS, table, truncate } from "../shared/format.js";
+import { peerText } from "../shared/peer-text.js";
 import { signature } from "../shared/schema.js";
 import type { Session } from "../shared/session.js";
 import { note } from "../shared/status.js";
@@ -17,18 +18,21 @@ const EVERYTHING = "-- npx -y @modelcontextprotocol/server-everything";
 
 const heading = (line: string) => out("bold", line);
 
+/** A name the server chose (a tool, a URI, a capability), inert. */
+const name = (text: unknown) => peerText(text, "name");
+
 /** `tools (listChanged), logging`: declared capabilities and their flags. */
 function capabilityList(capabilities: Record<string, unknown>): string {
   return Object.entries(capabilities)
     .filter(([, value]) => value !== undefined && value !== false)
-    .map(([name, value]) => {
+    .map(([capability, value]) => {
       const flags =
         typeof value === "object" && value !== null
           ? Object.entries(value)
               .filter(([, v]) => v !== undefined && v !== false)
-              .map(([k]) => k)
+              .map(([k]) => name(k))
           : [];
-      return flags.length > 0 ? `${name} (${flags.join(", ")})` : name;
+      return flags.length > 0 ? `${name(capability)} (${flags.join(", ")})` : name(capability);
     })
     .join(", ");
 }
@@ -65,32 +69,36 @@ function section(title: string, items: unknown[] | undefined, body: () => string
   return `${out("bold", `${title} (${items.length})`)}\n${body()}`;
 }
 
-const describe = (item: { title?: string; description?: string }) => oneLine(item.description ?? item.title);
+/** The first line of the description (or the title), inert. */
+function describe(item: { title?: string; description?: string }): string {
+  const text = item.description ?? item.title;
+  return text === undefined ? "" : oneLine(peerText(text, "text"));
+}
 
 function toolsTable(tools: Tool[], full: boolean): string {
-  const rows = tools.map((t) => [t.name, signature(t.inputSchema), describe(t)]);
+  const rows = tools.map((t) => [name(t.name), peerText(signature(t.inputSchema), "message"), describe(t)]);
   return table(["NAME", "ARGUMENTS", "DESCRIPTION"], rows, { full, heading });
 }
 
 function resourcesTable(resources: Resource[], full: boolean): string {
   const rows = resources.map((r) => [
-    r.uri,
-    r.name,
-    r.mimeType ?? "",
+    name(r.uri),
+    name(r.name),
+    name(r.mimeType ?? ""),
     [r.size === undefined ? "" : `(${formatSize(r.size)}) `, describe(r)].join(""),
   ]);
   return table(["URI", "NAME", "MIME", "DESCRIPTION"], rows, { full, whole: [0, 1], heading });
 }
 
 function templatesTable(templates: ResourceTemplate[], full: boolean): string {
-  const rows = templates.map((t) => [t.uriTemplate, t.name, t.mimeType ?? "", describe(t)]);
+  const rows = templates.map((t) => [name(t.uriTemplate), name(t.name), name(t.mimeType ?? ""), describe(t)]);
   return table(["URI TEMPLATE", "NAME", "MIME", "DESCRIPTION"], rows, { full, whole: [0, 1], heading });
 }
 
 function promptsTable(prompts: Prompt[], full: boolean): string {
   const rows = prompts.map((p) => [
-    p.name,
-    (p.arguments ?? []).map((a) => `${a.name}${a.required ? "" : "?"}`).join(", "),
+    name(p.name),
+    peerText((p.arguments ?? []).map((a) => `${a.name}${a.required ? "" : "?"}`).join(", "), "message"),
     describe(p),
   ]);
   return table(["NAME", "ARGUMENTS", "DESCRIPTION"], rows, { full, heading });
@@ -104,15 +112,19 @@ async function inspect({ client, signal, options }: Session): Promise<number> {
     return Exit.Ok;
   }
   const full = options.full === true;
-  const title = serverInfo.title && serverInfo.title !== serverInfo.name ? ` (${serverInfo.title})` : "";
+  const title =
+    serverInfo.title && serverInfo.title !== serverInfo.name ? ` (${name(serverInfo.title)})` : "";
   const parts = [
     fields([
-      ["Server", `${serverInfo.name} ${serverInfo.version}${title}`],
-      ["Protocol", protocolVersion],
+      ["Server", `${name(serverInfo.name)} ${name(serverInfo.version)}${title}`],
+      ["Protocol", name(protocolVersion)],
       ["Capabilities", capabilityList(capabilities as Record<string, unknown>) || "none"],
     ]),
   ];
-  if (instructions) parts.push(`Instructions\n${indent(truncate(instructions, SHORT_LIMITS, full))}`);
+  if (instructions) {
+    const text = truncate(peerText(instructions, "content"), SHORT_LIMITS, full);
+    parts.push(`Instructions\n${indent(text)}`);
+  }
   parts.push(section("Tools", lists.tools, () => toolsTable(lists.tools!, full)));
   parts.push(section("Resources", lists.resources, () => resourcesTable(lists.resources!, full)));
   if (lists.resourceTemplates?.length) {

@@ -5,6 +5,7 @@ import { addMetaOption, type CliContext, clientCommand, print, printResult } fro
 import { renderBlock } from "../shared/content.js";
 import { Exit, UsageError } from "../shared/errors.js";
 import { collect, parseJsonObject, splitPair } from "../shared/options.js";
+import { peerText } from "../shared/peer-text.js";
 import type { Session } from "../shared/session.js";
 import { didYouMean } from "../shared/suggest.js";
 
@@ -34,12 +35,16 @@ function checkPrompt(prompts: Prompt[], name: string, args: Record<string, strin
   const prompt = prompts.find((p) => p.name === name);
   if (!prompt) {
     const names = prompts.map((p) => p.name);
-    const known = names.join(", ") || "none";
+    const known = names.map((n) => peerText(n, "name")).join(", ") || "none";
     throw new UsageError(`no prompt "${name}" on this server${didYouMean(name, names)} (it has: ${known})`);
   }
   const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined);
   if (missing.length > 0) {
-    const list = missing.map((a) => (a.description ? `${a.name} (${a.description})` : a.name)).join(", ");
+    const list = missing
+      .map(
+        (a) => peerText(a.name, "name") + (a.description ? ` (${peerText(a.description, "message")})` : ""),
+      )
+      .join(", ");
     throw new UsageError(`prompt "${name}" needs --arg for: ${list}`);
   }
 }
@@ -56,7 +61,7 @@ async function prompt(session: Session, operands: string[], options: PromptOptio
     return Exit.Ok;
   }
   const full = options.full === true;
-  const parts = result.description ? [result.description] : [];
+  const parts = result.description ? [peerText(result.description, "text")] : [];
   for (const message of result.messages ?? []) parts.push(renderBlock(message.content, full, message.role));
   print(parts.length > 0 ? parts.join("\n\n") : "(no messages)");
   return Exit.Ok;

@@ -17,6 +17,7 @@ import { ConnectionError, describeError, UsageError } from "../shared/errors.js"
 import { listenError, warnIfReachable } from "../shared/listen-notes.js";
 import { collect, envOf, headersOf, parseDuration } from "../shared/options.js";
 import { otelExporterOf, startTracing } from "../shared/otel.js";
+import { peerText } from "../shared/peer-text.js";
 import { checkRedisUrl, type RedisCliOptions, redisOption, replicationOf } from "../shared/redis-option.js";
 import { note } from "../shared/status.js";
 
@@ -146,7 +147,10 @@ async function upstreamOptions(
   return { proxy: { upstream, ...rules }, label };
 }
 
-/** One stderr line per server: its tools, the ones hidden, the ones that failed or are disabled. */
+/**
+ * One stderr line per server: its tools, the ones hidden, the ones that failed or are disabled. A
+ * single upstream goes by the name it gave itself, so names are shown inert.
+ */
 function describeServers(proxy: ProxyServer, disabled: string[] = []): void {
   const counts = new Map<string, number>();
   for (const tool of proxy.exposedTools()) counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
@@ -154,14 +158,15 @@ function describeServers(proxy: ProxyServer, disabled: string[] = []): void {
   const failed = new Map(proxy.failures.map(({ server, error }) => [server, error]));
   for (const server of proxy.servers) {
     const error = failed.get(server);
+    const shown = peerText(server, "name");
     if (error) {
       const why = error instanceof ConfigError ? "left out" : "could not connect, left out";
-      note(`mcpkit: proxy: ${server}: ${why}: ${describeError(error)}`);
+      note(`mcpkit: proxy: ${shown}: ${why}: ${describeError(error)}`);
       continue;
     }
     const count = counts.get(server) ?? 0;
     const hiddenText = hidden[server] ? `, ${hidden[server]} hidden by allow/deny` : "";
-    note(`mcpkit: proxy: ${server}: ${count} tool${count === 1 ? "" : "s"}${hiddenText}`);
+    note(`mcpkit: proxy: ${shown}: ${count} tool${count === 1 ? "" : "s"}${hiddenText}`);
   }
   for (const server of disabled) note(`mcpkit: proxy: ${server}: disabled in the config, left out`);
 }
@@ -214,8 +219,13 @@ async function run(operands: string[], context: CliContext, options: ProxyCliOpt
       ...proxyOptions,
       ...(audit ? { audit: audit.sink } : {}),
       ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
-      ...(options.verbose ? { onStderr: (server, line) => note(`[${server}] ${line}`) } : {}),
-      onWarning: (message) => note(`mcpkit: proxy: ${message}`),
+      ...(options.verbose
+        ? {
+            onStderr: (server, line) => note(`[${peerText(server, "name")}] ${peerText(line, "message")}`),
+          }
+        : {}),
+      // Warnings name what upstream servers sent (their tools, their errors).
+      onWarning: (message) => note(`mcpkit: proxy: ${peerText(message, "text")}`),
       ...(tracing ? { clientOptions: { middleware: [tracing.client] } } : {}),
     });
   } catch (error) {

@@ -2,9 +2,12 @@
 import type { Command } from "commander";
 import type { McpClient } from "../../client/client.js";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { ResourceContents } from "../../protocol/types/content.js";
 import { addMetaOption, type CliContext, clientCommand, print, printResult } from "../shared/command.js";
 import { renderContents } from "../shared/content.js";
 import { describeError, Exit, UsageError } from "../shared/errors.js";
+import { formatSize } from "../shared/format.js";
+import { peerText } from "../shared/peer-text.js";
 import type { Session } from "../shared/session.js";
 import { closest } from "../shared/suggest.js";
 
@@ -25,7 +28,37 @@ async function unknownResource(client: McpClient, uri: string, error: unknown, s
     listed.map((r) => r.uri),
   );
   if (match === undefined) return error;
-  return new UsageError(`${describeError(error)}; did you mean ${match}?`, { cause: error });
+  return new UsageError(`${describeError(error)}; did you mean ${peerText(match, "name")}?`, {
+    cause: error,
+  });
+}
+
+/** Where `--raw` writes: stdout, or a stand-in in tests. */
+export interface RawOutput {
+  isTTY?: boolean;
+  write(chunk: string | Uint8Array): unknown;
+}
+
+/**
+ * `--raw`: the contents alone, byte for byte, when stdout is a file or a pipe. On a terminal the
+ * text is written inert (its control sequences as visible escapes), and binary contents are
+ * refused before anything is written: bytes from a server would drive the terminal.
+ */
+export function writeRaw(contents: ResourceContents[], output: RawOutput): void {
+  if (output.isTTY) {
+    const blob = contents.find((item) => "blob" in item);
+    if (blob && "blob" in blob) {
+      const size = typeof blob.blob === "string" ? formatSize(Buffer.byteLength(blob.blob, "base64")) : "?";
+      throw new UsageError(
+        `read --raw: ${peerText(blob.uri, "name")} is binary (${size}): redirect stdout to a file (> file), or use --json`,
+      );
+    }
+  }
+  for (const item of contents) {
+    if ("blob" in item) output.write(Buffer.from(String(item.blob), "base64"));
+    else if (typeof item.text === "string")
+      output.write(output.isTTY ? peerText(item.text, "content") : item.text);
+  }
 }
 
 async function read(
@@ -43,9 +76,7 @@ async function read(
   }
   const contents = result.contents ?? [];
   if (options.raw) {
-    for (const item of contents) {
-      process.stdout.write("blob" in item ? Buffer.from(item.blob, "base64") : item.text);
-    }
+    writeRaw(contents, process.stdout);
     return Exit.Ok;
   }
   const full = options.full === true;
@@ -63,7 +94,8 @@ export function registerReadCommand(program: Command, context: CliContext): void
     summary: "Read a resource",
     details: `Each part of the contents is shown under [mime type] uri: text as it is (truncated
 unless --full), binary data summarised by size. --raw writes the contents alone: text as is,
-binary data decoded, for redirecting to a file. A resource the server does not know exits
+binary data decoded, for redirecting to a file (on a terminal, text is shown with its control
+characters escaped, and binary contents are refused). A resource the server does not know exits
 with 2. List resources and templates with \`mcpkit resources\`.`,
     examples: [
       [

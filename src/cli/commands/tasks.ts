@@ -4,6 +4,7 @@ import type { TaskInfo } from "../../client/task.js";
 import { type CliContext, clientCommand, print, printJson } from "../shared/command.js";
 import { Exit, UsageError } from "../shared/errors.js";
 import { fields, table } from "../shared/format.js";
+import { peerText } from "../shared/peer-text.js";
 import type { Session } from "../shared/session.js";
 import { out } from "../shared/terminal.js";
 
@@ -11,15 +12,18 @@ const ACTIONS = ["list", "get", "cancel"];
 
 const heading = (line: string) => out("bold", line);
 
+const name = (text: unknown) => peerText(text, "name");
+
+/** A task's fields, inert: they are the server's. */
 function describe(task: TaskInfo): string {
   return fields([
-    ["taskId", task.taskId],
-    ["status", task.status],
-    ["message", task.statusMessage],
-    ["created", task.createdAt],
-    ["updated", task.lastUpdatedAt],
-    ["ttl", task.ttl === null ? "unlimited" : `${task.ttl} ms`],
-    ["poll", task.pollInterval === undefined ? undefined : `${task.pollInterval} ms`],
+    ["taskId", name(task.taskId)],
+    ["status", name(task.status)],
+    ["message", task.statusMessage === undefined ? undefined : peerText(task.statusMessage, "message")],
+    ["created", name(task.createdAt)],
+    ["updated", name(task.lastUpdatedAt)],
+    ["ttl", task.ttl === null ? "unlimited" : `${name(task.ttl)} ms`],
+    ["poll", task.pollInterval === undefined ? undefined : `${name(task.pollInterval)} ms`],
   ]);
 }
 
@@ -35,10 +39,10 @@ async function run(
     else if (tasks.length === 0) print("no tasks");
     else {
       const rows = tasks.map((task) => [
-        task.taskId,
-        task.status,
-        task.lastUpdatedAt,
-        task.statusMessage ?? "",
+        name(task.taskId),
+        name(task.status),
+        name(task.lastUpdatedAt),
+        peerText(task.statusMessage ?? "", "message"),
       ]);
       print(table(["TASK", "STATUS", "UPDATED", "MESSAGE"], rows, { full: options.full === true, heading }));
     }
@@ -53,7 +57,7 @@ async function run(
   else print(describe(task.info));
   if (action === "get" && task.info.status === "completed" && !options.json) {
     const result = await task.result();
-    print(`\n${result.text() || "(no text content)"}`);
+    print(`\n${peerText(result.text(), "content") || "(no text content)"}`);
   }
   return Exit.Ok;
 }

@@ -1,6 +1,7 @@
 /** How a command that talks to a server is declared: arguments, options, help, and the run. */
 import type { Command } from "commander";
 import { addClientOptions, type ClientCliOptions } from "./options.js";
+import { inertJson } from "./peer-text.js";
 import { SERVER_HELP, SERVER_USAGE, type Session, splitOperands, withClient } from "./session.js";
 
 /** State shared by the commands of one run. */
@@ -80,9 +81,9 @@ export function clientCommand<O>(program: Command, context: CliContext, spec: Cl
   return command;
 }
 
-/** Writes `value` as JSON on stdout. */
+/** Writes `value` as JSON on stdout, with no character a terminal acts on (the same value parses). */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${inertJson(value, 2)}\n`);
 }
 
 /** Fields a stateless (2026-07-28) result carries for the protocol rather than for the reader. */

@@ -12,6 +12,7 @@ import {
   type PrimitiveSchemaDefinition,
 } from "../../protocol/features/elicitation.js";
 import type { ElicitResult } from "../../protocol/types/client-features.js";
+import { peerText } from "./peer-text.js";
 import { clearStatus, note } from "./status.js";
 
 type Answer = string | number | boolean | string[];
@@ -109,27 +110,35 @@ function parse(property: PrimitiveSchemaDefinition, text: string): Answer | { pr
 const shownDefault = (value: unknown): string => {
   if (value === undefined) return "";
   if (typeof value === "boolean") return ` [${value ? "y" : "n"}]`;
-  return ` [${Array.isArray(value) ? value.join(",") : String(value)}]`;
+  return ` [${peerText(Array.isArray(value) ? value.join(",") : String(value), "message")}]`;
 };
 
-/** The question for a field: its name, what it is, its choices and its default; the last line prompts. */
+/**
+ * The question for a field: its name, what it is, its choices and its default; the last line
+ * prompts. Every part the server chose is inert.
+ */
 function question(name: string, property: PrimitiveSchemaDefinition, required: boolean): string[] {
   const p = property as Record<string, unknown>;
   const options = enumOptions(property);
   const kind: string[] = [];
   if (options)
     kind.push(property.type === "array" ? "numbers or values, comma-separated" : "number or value");
-  else kind.push(property.type === "boolean" ? "y/n" : String(property.type));
-  if (typeof p.format === "string") kind.push(p.format);
+  else kind.push(property.type === "boolean" ? "y/n" : peerText(property.type, "name"));
+  if (typeof p.format === "string") kind.push(peerText(p.format, "name"));
+  const bound = (value: unknown) => (typeof value === "number" ? value : "");
   if (typeof p.minimum === "number" || typeof p.maximum === "number") {
-    kind.push(`${p.minimum ?? ""}..${p.maximum ?? ""}`);
+    kind.push(`${bound(p.minimum)}..${bound(p.maximum)}`);
   }
   if (!required) kind.push("optional");
-  const title = typeof property.title === "string" && property.title !== name ? ` "${property.title}"` : "";
-  const description = property.description ? ` — ${property.description}` : "";
-  const lines = [`  ${name}${title}${description}`];
+  const title =
+    typeof property.title === "string" && property.title !== name
+      ? ` "${peerText(property.title, "name")}"`
+      : "";
+  const description = property.description ? ` — ${peerText(property.description, "message")}` : "";
+  const lines = [`  ${peerText(name, "name")}${title}${description}`];
   options?.forEach((o, i) => {
-    lines.push(`      ${i + 1}) ${o.title ? `${o.title} (${o.value})` : o.value}`);
+    const value = peerText(o.value, "name");
+    lines.push(`      ${i + 1}) ${o.title ? `${peerText(o.title, "name")} (${value})` : value}`);
   });
   lines.push(`    (${kind.join(", ")})${shownDefault(property.default)}: `);
   return lines;
@@ -158,7 +167,7 @@ async function fillForm(lines: Lines, schema: ElicitationSchema): Promise<Record
         content[name] = value as Answer;
         break;
       }
-      process.stderr.write(`    ${problem.replace(/^field "[^"]*": /, "")}\n`);
+      process.stderr.write(`    ${peerText(problem.replace(/^field "[^"]*": /, ""), "message")}\n`);
     }
   }
   return content;
@@ -172,7 +181,7 @@ async function interactive(
   clearStatus();
   const lines = new Lines(signal);
   try {
-    process.stderr.write(`\nThe server asks: ${message}\n`);
+    process.stderr.write(`\nThe server asks: ${peerText(message, "text")}\n`);
     const answer = await lines.ask(["Answer? [Y]es / [n]o, decline / [c]ancel: "]);
     if (/^(n|no)$/i.test(answer)) return { action: "decline" };
     if (/^(c|cancel)$/i.test(answer)) return { action: "cancel" };
@@ -199,7 +208,7 @@ export function elicitationHandler(canAsk: boolean): ElicitationHandler {
   return (params, ctx) => {
     if (params.mode === "url" || !canAsk) {
       const why = canAsk ? "mcpkit does not open URLs" : "stdin is not a terminal, so no one can answer";
-      note(`mcpkit: the server asked for input (${JSON.stringify(params.message)}); declined: ${why}`);
+      note(`mcpkit: the server asked for input ("${peerText(params.message, "message")}"); declined: ${why}`);
       return { action: "decline" };
     }
     const schema = params.requestedSchema as unknown as ElicitationSchema;

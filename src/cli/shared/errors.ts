@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { peerText } from "./peer-text.js";
 
 /** The exit codes of `mcpkit`; scripts may rely on them. */
 export const Exit = {
@@ -46,16 +47,20 @@ export function exitCodeOf(error: unknown): number {
   return Exit.Connection;
 }
 
-/** One line (or a few) saying what went wrong, without a stack. */
+/**
+ * One line (or a few) saying what went wrong, without a stack. Inert: an error's message may be a
+ * server's, or carry what it wrote to stderr.
+ */
 export function describeError(error: unknown): string {
   if (error instanceof McpError) {
-    const code = error.code === ErrorCode.RequestTimeout ? "timeout" : `error ${error.code}`;
+    const code =
+      error.code === ErrorCode.RequestTimeout ? "timeout" : `error ${peerText(error.code, "name")}`;
     // The official SDK's servers put "MCP error -32602: " in front of their messages.
-    return `${error.message.replace(/^MCP error -?\d+: /, "")} (${code})`;
+    return `${peerText(String(error.message).replace(/^MCP error -?\d+: /, ""), "text")} (${code})`;
   }
   if (error instanceof Error) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    return error.message + (cause && !error.message.includes(cause.slice(2)) ? cause : "");
+    return peerText(error.message + (cause && !error.message.includes(cause.slice(2)) ? cause : ""), "text");
   }
-  return String(error);
+  return peerText(error, "text");
 }

@@ -5,6 +5,7 @@
 import type { Attributes, AttributeValue } from "@opentelemetry/api";
 import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { VERSION } from "../../version.js";
+import { inertJson } from "./peer-text.js";
 
 /** `ExportResultCode` of `@opentelemetry/core`: 0 success, 1 failure. */
 type ExportResult = { code: 0 | 1; error?: Error };
@@ -114,7 +115,8 @@ export class OtlpJsonSpanExporter implements SpanExporter {
 /** Writes each span as one JSON line on stderr (stdout may be the MCP stream). */
 export class StderrSpanExporter implements SpanExporter {
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    for (const span of spans) process.stderr.write(`${JSON.stringify(otlpSpan(span))}\n`);
+    // Spans carry tool names and error messages from upstream servers.
+    for (const span of spans) process.stderr.write(`${inertJson(otlpSpan(span))}\n`);
     done({ code: 0 });
   }
 

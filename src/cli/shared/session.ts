@@ -11,6 +11,7 @@ import { cliAuth } from "./auth.js";
 import { elicitationHandler } from "./elicit.js";
 import { ConnectionError, describeError, Exit, UsageError } from "./errors.js";
 import { type ClientCliOptions, envOf, headersOf, pinnedRevision } from "./options.js";
+import { inertJson, peerText } from "./peer-text.js";
 import { startupStatus } from "./startup.js";
 import { clearStatus, note } from "./status.js";
 import { didYouMean } from "./suggest.js";
@@ -164,11 +165,16 @@ const LEVEL_STYLES: Partial<Record<string, Style>> = {
   emergency: "red",
 };
 
-function formatLog({ level, logger, data }: LoggingMessageNotificationParams): string {
-  const text = typeof data === "string" ? data : JSON.stringify(data);
-  const style = LEVEL_STYLES[level];
-  const label = style ? err(style, `[${level}]`) : `[${level}]`;
-  return `${label}${logger ? ` ${logger}:` : ""} ${text}`;
+/**
+ * `[level] logger: message`, inert; the lines of a message after its first are indented, so that
+ * none passes for a line of mcpkit's own.
+ */
+export function formatLog({ level, logger, data }: LoggingMessageNotificationParams): string {
+  const text = peerText(typeof data === "string" ? data : inertJson(data), "text").replaceAll("\n", "\n  ");
+  const style =
+    typeof level === "string" && Object.hasOwn(LEVEL_STYLES, level) ? LEVEL_STYLES[level] : undefined;
+  const shown = `[${peerText(level, "name")}]`;
+  return `${style ? err(style, shown) : shown}${logger ? ` ${peerText(logger, "name")}:` : ""} ${text}`;
 }
 
 /** Rejects with `Interrupted` when `signal` aborts. */
@@ -250,7 +256,7 @@ export async function withClient(
       ...(pinned ? { protocolVersion: pinned } : {}),
       ...(tracer ? { trace: tracer.trace } : {}),
       ...("command" in target.connect && options.verbose
-        ? { onStderr: (line) => note(`[server] ${line}`) }
+        ? { onStderr: (line) => note(`[server] ${peerText(line, "message")}`) }
         : {}),
     });
     // Interrupted while connecting: close what may still come up (the process exits soon anyway).
@@ -271,7 +277,7 @@ export async function withClient(
     }
     if (pinned && client.protocolVersion !== pinned) {
       throw new ConnectionError(
-        `${target.label} speaks protocol revision ${client.protocolVersion}, not ${pinned} (${options.protocol ? "--protocol" : "--protocol-version"})`,
+        `${target.label} speaks protocol revision ${peerText(client.protocolVersion, "name")}, not ${pinned} (${options.protocol ? "--protocol" : "--protocol-version"})`,
       );
     }
     if (!options.quiet) {

@@ -4,6 +4,7 @@
  */
 import type { Progress } from "../../protocol/types/base.js";
 import { clip } from "./format.js";
+import { peerText } from "./peer-text.js";
 
 let status = "";
 
@@ -38,16 +39,16 @@ export function clearStatus(): void {
   status = "";
 }
 
-/** `[#####-----]  50%` for a known total, else the count. */
+/** `[#####-----]  50%` for a known total, else the count; then the message, inert. */
 export function describeProgress(progress: Progress): string {
   const { total, message } = progress;
-  let done = `${progress.progress}`;
-  if (total !== undefined && total > 0) {
+  let done = peerText(progress.progress, "name");
+  if (typeof total === "number" && total > 0 && typeof progress.progress === "number") {
     const ratio = Math.min(1, Math.max(0, progress.progress / total));
     const filled = Math.round(ratio * 20);
     done = `[${"#".repeat(filled)}${"-".repeat(20 - filled)}] ${Math.round(ratio * 100)}%`.padEnd(27);
   }
-  return message ? `${done}  ${message}` : done;
+  return message ? `${done}  ${peerText(message, "message")}` : done;
 }
 
 /**

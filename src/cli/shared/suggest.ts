@@ -1,5 +1,6 @@
 /** "Did you mean …?" for a mistyped tool, prompt, resource, server or revision name. */
 import { editDistance } from "../../util/edit-distance.js";
+import { peerText } from "./peer-text.js";
 
 /** Names longer than this are not compared: the work stays bounded whatever a server lists. */
 const MAX_LENGTH = 256;
@@ -17,7 +18,7 @@ export function closest(name: string, candidates: Iterable<string>): string | un
   let bestDistance = max + 1;
   let prefixed: string | undefined;
   for (const candidate of candidates) {
-    if (candidate === name || candidate.length > MAX_LENGTH) continue;
+    if (typeof candidate !== "string" || candidate === name || candidate.length > MAX_LENGTH) continue;
     const other = candidate.toLowerCase();
     if (other === lower) return candidate;
     const distance = editDistance(lower, other, max);
@@ -30,8 +31,11 @@ export function closest(name: string, candidates: Iterable<string>): string | un
   return best ?? prefixed;
 }
 
-/** `; did you mean "echo"?` when a candidate is close to `name`, else the empty string. */
+/**
+ * `; did you mean "echo"?` when a candidate is close to `name`, else the empty string. The candidate
+ * is inert: candidates are often a server's names.
+ */
 export function didYouMean(name: string, candidates: Iterable<string>): string {
   const match = closest(name, candidates);
-  return match === undefined ? "" : `; did you mean "${match}"?`;
+  return match === undefined ? "" : `; did you mean "${peerText(match, "name")}"?`;
 }

@@ -6,6 +6,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
 import type { MessageTrace } from "../../protocol/engine/peer.js";
 import { describeError, UsageError } from "./errors.js";
+import { inertJson } from "./peer-text.js";
 import { note } from "./status.js";
 import { err } from "./terminal.js";
 
@@ -66,7 +67,8 @@ export class Tracer {
   /** The message trace to give the client. */
   readonly trace: MessageTrace = (direction, message: JSONRPCMessage) => {
     const arrow = direction === "send" ? "→" : "←";
-    this.line(arrow, JSON.stringify(redact(message)), direction === "send" ? "cyan" : "green");
+    // Inert in the file too: it is read with cat and less.
+    this.line(arrow, inertJson(redact(message)), direction === "send" ? "cyan" : "green");
   };
 
   /** A line about the connection itself (what is started or reached, with which headers). */
