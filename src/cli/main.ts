@@ -33,6 +33,9 @@ Output:
   Human-readable by default: aligned tables, long text truncated with a note (--full shows
   all), content blocks as [type], images and audio summarised. --json prints only JSON on
   stdout. Log messages from the server, progress (on a terminal) and errors go to stderr.
+  Text from a server cannot drive the terminal: its control characters are shown as escapes
+  (\\x1b, \\r, \\u202e) and each piece is capped in length (tool output and contents at 1 MiB
+  with --full); --json writes them as JSON escapes, and --raw to a file or pipe is exact.
   When the server asks for input (elicitation), mcpkit asks you field by field if stdin is a
   terminal, and declines otherwise. Colour only on a terminal (NO_COLOR turns it off,
   FORCE_COLOR on); tables fit its width (or COLUMNS).
