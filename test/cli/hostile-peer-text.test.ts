@@ -4,7 +4,7 @@
  * stderr (it is shown as a visible escape), long text is capped, and what the user asked to get
  * exactly (--json, --raw to a pipe) still is.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -163,5 +163,55 @@ describe("hostile peer text", SLOW, () => {
     const blob = await mcpkit(["read", "test://blob", "--raw", ...SERVER]);
     expect(blob.code, blob.stderr).toBe(0);
     expect(blob.bytes).toEqual(Buffer.from(`\u001b]0;pwned\u0007\u009b\u0000\u00ff${EVIL}`, "latin1"));
+  });
+});
+
+describe("hostile peer text on a terminal", SLOW, () => {
+  const hasScript = spawnSync("script", ["--version"]).status === 0;
+
+  /**
+   * Runs mcpkit on a pseudo-terminal (util-linux `script`), typing `answers` once it asks, and
+   * returns what the terminal got without mcpkit's own sequences: the spinner and status line
+   * (`\r ESC[2K`), readline's cursor moves (`ESC[nG`, `ESC[0J`), colours (`ESC[nm`), and the
+   * terminal's `\r\n` line ends. Whatever control character is left came from the server.
+   */
+  function onTerminal(args: string[], answers = ""): Promise<{ code: number | null; output: string }> {
+    const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+    const command = [process.execPath, CLI, ...args].map(quote).join(" ");
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: ROOT });
+    let output = "";
+    let typed = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+      if (!typed && output.includes("Answer? [Y]es")) {
+        typed = true;
+        child.stdin.write(answers);
+      }
+    });
+    const own = new RegExp(`\r${ESC}\\[2K|${ESC}\\[(?:\\d+G|0J|\\d+m)|\r+(?=\n)`, "g");
+    return new Promise((resolve) => {
+      child.on("close", (code) => resolve({ code, output: output.replace(own, "") }));
+    });
+  }
+  const ESC = String.fromCharCode(27);
+
+  it.skipIf(!hasScript)("the elicitation form: question, field, title, description and choices", async () => {
+    const run = await onTerminal(["call", "ask", ...SERVER], "y\n2\n");
+    expect(run.code, run.output).toBe(0);
+    expect(controls(run.output)).toEqual([]);
+    expect(run.output).toContain(`The server asks: question ${SHOWN} end`);
+    expect(run.output).toContain(`      1) first ${SHOWN} end\n      2) second\n`);
+    expect(run.output).toContain(':"second"}');
+  });
+
+  it.skipIf(!hasScript)("read --raw shows text inertly and refuses binary contents", async () => {
+    const text = await onTerminal(["read", "test://evil", "--raw", ...SERVER]);
+    expect(text.code, text.output).toBe(0);
+    expect(controls(text.output)).toEqual([]);
+    expect(text.output).toContain(`contents ${SHOWN} end\nline 2`);
+    const blob = await onTerminal(["read", "test://blob", "--raw", ...SERVER]);
+    expect(blob.code, blob.output).toBe(2);
+    expect(controls(blob.output)).toEqual([]);
+    expect(blob.output).toContain("test://blob is binary (");
   });
 });

@@ -74,7 +74,20 @@ function call(message) {
         jsonrpc: "2.0",
         id: askId,
         method: "elicitation/create",
-        params: { message: evil("question"), requestedSchema: { type: "object", properties: {} } },
+        params: {
+          message: evil("question"),
+          requestedSchema: {
+            type: "object",
+            properties: {
+              [evil("field")]: {
+                type: "string",
+                title: evil("title"),
+                description: evil("description"),
+                enum: [evil("first"), "second"],
+              },
+            },
+          },
+        },
       });
     }
     case "fail":
