@@ -18,8 +18,10 @@ const EVERYTHING = "-- npx -y @modelcontextprotocol/server-everything";
 
 const heading = (line: string) => out("bold", line);
 
-/** A name the server chose (a tool, a URI, a capability), inert. */
+/** A name the server chose (a tool, a capability, a MIME type), inert. */
 const name = (text: unknown) => peerText(text, "name");
+/** URIs may be long, and are copied from here to `mcpkit read`: one line, not cut short. */
+const uri = (text: unknown) => peerText(text, "message");
 
 /** `tools (listChanged), logging`: declared capabilities and their flags. */
 function capabilityList(capabilities: Record<string, unknown>): string {
@@ -82,7 +84,7 @@ function toolsTable(tools: Tool[], full: boolean): string {
 
 function resourcesTable(resources: Resource[], full: boolean): string {
   const rows = resources.map((r) => [
-    name(r.uri),
+    uri(r.uri),
     name(r.name),
     name(r.mimeType ?? ""),
     [r.size === undefined ? "" : `(${formatSize(r.size)}) `, describe(r)].join(""),
@@ -91,7 +93,7 @@ function resourcesTable(resources: Resource[], full: boolean): string {
 }
 
 function templatesTable(templates: ResourceTemplate[], full: boolean): string {
-  const rows = templates.map((t) => [name(t.uriTemplate), name(t.name), name(t.mimeType ?? ""), describe(t)]);
+  const rows = templates.map((t) => [uri(t.uriTemplate), name(t.name), name(t.mimeType ?? ""), describe(t)]);
   return table(["URI TEMPLATE", "NAME", "MIME", "DESCRIPTION"], rows, { full, whole: [0, 1], heading });
 }
 

@@ -28,7 +28,7 @@ async function unknownResource(client: McpClient, uri: string, error: unknown, s
     listed.map((r) => r.uri),
   );
   if (match === undefined) return error;
-  return new UsageError(`${describeError(error)}; did you mean ${peerText(match, "name")}?`, {
+  return new UsageError(`${describeError(error)}; did you mean ${peerText(match, "message")}?`, {
     cause: error,
   });
 }
@@ -50,7 +50,7 @@ export function writeRaw(contents: ResourceContents[], output: RawOutput): void 
     if (blob && "blob" in blob) {
       const size = typeof blob.blob === "string" ? formatSize(Buffer.byteLength(blob.blob, "base64")) : "?";
       throw new UsageError(
-        `read --raw: ${peerText(blob.uri, "name")} is binary (${size}): redirect stdout to a file (> file), or use --json`,
+        `read --raw: ${peerText(blob.uri, "message")} is binary (${size}): redirect stdout to a file (> file), or use --json`,
       );
     }
   }

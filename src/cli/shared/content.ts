@@ -7,6 +7,8 @@ import { inertJson, peerText } from "./peer-text.js";
 const BINARY_NOTE = "data not shown; --json includes it";
 
 const name = (text: unknown) => peerText(text, "name");
+/** URIs may be long, and are copied from here to `mcpkit read`: one line, not cut short. */
+const uri = (text: unknown) => peerText(text, "message");
 
 /** The size of base64 data, or "?" when it is not a string. */
 const sizeOf = (data: unknown) => (typeof data === "string" ? formatSize(base64Size(data)) : "?");
@@ -53,12 +55,12 @@ export function renderBlock(block: ContentBlock, full: boolean, prefix?: string)
         .filter(Boolean)
         .map(name);
       const description = block.description ? `\n${peerText(block.description, "text")}` : "";
-      return `${label("resource_link", ` ${name(block.uri)}`)}\n${details.join(", ")}${description}`;
+      return `${label("resource_link", ` ${uri(block.uri)}`)}\n${details.join(", ")}${description}`;
     }
     case "resource": {
       const { resource } = block;
       const mime = resource.mimeType ? ` (${name(resource.mimeType)})` : "";
-      return `${label("resource", ` ${name(resource.uri)}${mime}`)}\n${contentsBody(resource, full)}`;
+      return `${label("resource", ` ${uri(resource.uri)}${mime}`)}\n${contentsBody(resource, full)}`;
     }
     default: {
       const unknown = block as { type?: unknown };
@@ -71,7 +73,7 @@ export function renderBlock(block: ContentBlock, full: boolean, prefix?: string)
 export function renderContents(contents: ResourceContents, full: boolean): string {
   const mime = name(contents.mimeType ?? ("blob" in contents ? "binary" : "text"));
   const note = "--raw writes the bytes, --json gives base64";
-  return `[${mime}] ${name(contents.uri)}\n${contentsBody(contents, full, note)}`;
+  return `[${mime}] ${uri(contents.uri)}\n${contentsBody(contents, full, note)}`;
 }
 
 /** Pretty JSON, truncated unless `full`, and capped as content. */

@@ -56,7 +56,7 @@ export function describeError(error: unknown): string {
     const code =
       error.code === ErrorCode.RequestTimeout ? "timeout" : `error ${peerText(error.code, "name")}`;
     // The official SDK's servers put "MCP error -32602: " in front of their messages.
-    return `${peerText(String(error.message).replace(/^MCP error -?\d+: /, ""), "text")} (${code})`;
+    return `${peerText(error.message.replace(/^MCP error -?\d+: /, ""), "text")} (${code})`;
   }
   if (error instanceof Error) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";

@@ -10,9 +10,9 @@ import { inertText } from "../../util/inert-text.js";
  * whether its line feeds are kept.
  */
 export const PEER_TEXT = {
-  /** Names, titles, versions, URIs, MIME types, roles, ids, statuses: one line. */
+  /** Names, titles, versions, MIME types, roles, ids, statuses: one line. */
   name: { max: 200, lines: false },
-  /** Log and progress messages, stderr lines, questions, warnings, values listed one per line. */
+  /** URIs, progress messages, stderr lines, questions, values listed one per line: one line. */
   message: { max: 4 * 1024, lines: false },
   /** Text read as a paragraph: descriptions, log messages, error messages (a stderr tail included). */
   text: { max: 16 * 1024, lines: true },
