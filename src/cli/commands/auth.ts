@@ -7,6 +7,7 @@ import { type AuthCliOptions, cliAuth, cliTokenStore } from "../shared/auth.js";
 import { examplesHelp } from "../shared/command.js";
 import { UsageError } from "../shared/errors.js";
 import { parseDuration } from "../shared/options.js";
+import { peerText } from "../shared/peer-text.js";
 import { note } from "../shared/status.js";
 
 function serverUrl(text: string): string {
@@ -37,7 +38,7 @@ async function login(url: string, options: AuthCliOptions & { timeout: number })
     return;
   }
   const tokens = await session.tokens();
-  const scopes = tokens?.scope ? ` (scopes: ${tokens.scope})` : "";
+  const scopes = tokens?.scope ? ` (scopes: ${peerText(tokens.scope, "message")})` : "";
   process.stdout.write(
     `Signed in to ${url}${scopes}; the tokens are kept in ${store.fileOf(session.server.href)}\n`,
   );

@@ -5,6 +5,7 @@
 import { compileSchema } from "../../protocol/schema/validator.js";
 import type { JsonSchema } from "../../protocol/types/tools.js";
 import { UsageError } from "./errors.js";
+import { peerText } from "./peer-text.js";
 
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -105,7 +106,7 @@ export async function checkArguments(tool: { name: string; inputSchema?: JsonSch
   }
   if (!validation.ok) {
     throw new UsageError(
-      `${tool.name}'s arguments: ${validation.message} (--no-validate sends them as they are)`,
+      `${peerText(tool.name, "name")}'s arguments: ${peerText(validation.message, "text")} (--no-validate sends them as they are)`,
     );
   }
 }
