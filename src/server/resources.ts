@@ -181,13 +181,15 @@ export class ResourceRegistry {
     return this.matching(uri)?.[0].options.cache;
   }
 
-  /** The scopes of the resource a URI names (a fixed one's, or its template's). */
+  /**
+   * The scopes of the resource a URI names (a fixed one's, or its template's). It runs before the
+   * handler, so it refuses a URI over the length cap itself: matching one costs time by length.
+   */
   scopesOf(uri: unknown): Scopes {
     if (typeof uri !== "string") return undefined;
     const fixed = this.fixed.get(uri);
     if (fixed) return fixed.scopes;
-    for (const entry of this.templates.values()) if (entry.template.match(uri)) return entry.scopes;
-    return undefined;
+    return this.matching(uri)?.[0].scopes;
   }
 
   /** The scopes of a template, by its URI template. */
