@@ -162,6 +162,10 @@ export class LegacySseHandler implements MountedRoutes {
     // Someone else's session is not found either: nothing says it exists.
     if (!transport || transport.principal !== (auth && principalOf(auth)))
       return reply(exchange, 404, "Session not found");
+    // node keeps the first of two Content-Type headers: a proxy keeping the last would read another body.
+    if (exchange.headerCount("content-type") > 1) {
+      return reply(exchange, 415, "Unsupported Media Type: the Content-Type header is repeated");
+    }
     if (!/^application\/json\s*(;|$)/i.test(exchange.header("content-type") ?? "")) {
       return reply(exchange, 415, "Unsupported Media Type: Content-Type must be application/json");
     }
