@@ -12,6 +12,8 @@ import { bodyDeadline, clearBodyDeadline } from "./body-deadlines.js";
 export class NodeExchange implements HttpExchange {
   readonly method: string;
   readonly url: string;
+  /** Whether the body was left unread (too large, too slow): the answer then closes the connection. */
+  private bodyLeft = false;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -41,7 +43,7 @@ export class NodeExchange implements HttpExchange {
   readBody(limit: number, timeout = 0): Promise<string> {
     const declared = Number(this.req.headers["content-length"]);
     if (declared > limit) {
-      this.req.resume();
+      this.leaveBody();
       return Promise.reject(new BodyTooLargeError(limit));
     }
     return new Promise((resolve, reject) => {
@@ -51,7 +53,7 @@ export class NodeExchange implements HttpExchange {
       const stop = (error: Error) => {
         if (deadline) clearBodyDeadline(deadline);
         req.removeAllListeners("data");
-        req.resume();
+        this.leaveBody();
         reject(error);
       };
       const deadline =
@@ -72,6 +74,16 @@ export class NodeExchange implements HttpExchange {
     });
   }
 
+  /**
+   * Stops reading a body that will not be read to its end. Draining it instead would read on for
+   * as long as the client sends (a chunked body need never end), so the connection, which cannot
+   * carry another request before the body's end, is closed once the answer is written.
+   */
+  private leaveBody(): void {
+    this.bodyLeft = true;
+    this.req.pause();
+  }
+
   onAbort(listener: () => void): void {
     // A response closes once: `on` spares the wrapper `once` makes on every stateless request.
     this.res.on("close", () => {
@@ -82,6 +94,7 @@ export class NodeExchange implements HttpExchange {
   respond(status: number, headers: Record<string, string>, body?: string): void {
     if (this.res.headersSent) return;
     if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+    if (this.bodyLeft) headers.connection = "close";
     this.res.writeHead(status, headers);
     this.res.end(body);
   }

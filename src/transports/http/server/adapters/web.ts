@@ -55,7 +55,8 @@ export class WebExchange implements HttpExchange {
         if (done) break;
         size += value.byteLength;
         if (size > limit) {
-          await reader.cancel();
+          // Not awaited: a source may settle its cancel late or never, and the 413 must not wait.
+          void reader.cancel().catch(() => {});
           throw new BodyTooLargeError(limit);
         }
         chunks.push(value);
