@@ -32,10 +32,13 @@ export interface JSONRPCErrorObject {
   data?: unknown;
 }
 
-/** An error response; `id` is absent only when the request's id could not be read. */
+/**
+ * An error response. Its `id` is `null` when the request's id could not be read (JSON-RPC 2.0 §5:
+ * a parse error, or a message that is no valid request); some peers leave it out instead.
+ */
 export interface JSONRPCErrorResponse {
   jsonrpc: "2.0";
-  id?: RequestId;
+  id?: RequestId | null;
   error: JSONRPCErrorObject;
 }
 
@@ -79,7 +82,11 @@ export function messageProblem(value: unknown): string | undefined {
   if (!isObject(value)) return "a JSON-RPC message must be a JSON object";
   if (value.jsonrpc !== "2.0") return 'the "jsonrpc" member must be exactly "2.0"';
   const hasId = "id" in value;
-  if (hasId && !isRequestId(value.id)) return 'the "id" member must be a string or a safe integer';
+  // A null id names no request: only an error response may carry it, answering an unreadable one.
+  const unnamed =
+    hasId && value.id === null && !("method" in value) && "error" in value && !("result" in value);
+  if (hasId && !unnamed && !isRequestId(value.id))
+    return 'the "id" member must be a string or a safe integer';
   if ("method" in value) {
     if (typeof value.method !== "string") return 'the "method" member must be a string';
     if ("params" in value && value.params !== undefined && !isObject(value.params)) {

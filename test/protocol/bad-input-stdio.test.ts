@@ -54,9 +54,9 @@ describe("a stdio server given bad input", () => {
     const errors = raw.received.filter((m) => (m as { error?: unknown }).error !== undefined);
     expect(errors).toHaveLength(5);
     for (const error of errors) {
-      expect(error).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
-      // An id that is not one is not echoed: it would name another request.
-      expect(error).not.toHaveProperty("id");
+      // An id that is not one is not echoed: it would name another request. JSON-RPC 2.0 §5
+      // answers what has no readable id with a null one.
+      expect(error).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
     }
   });
 
@@ -83,7 +83,11 @@ describe("a stdio server given bad input", () => {
     expect(batch).toEqual([
       { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "1" }] } },
       { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "2" }] } },
-      { jsonrpc: "2.0", error: { code: -32600, message: expect.stringContaining("must be a JSON object") } },
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: expect.stringContaining("must be a JSON object") },
+      },
     ]);
     raw.write("[]\n");
     expect(
@@ -102,6 +106,7 @@ describe("a stdio server given bad input", () => {
     expect(await raw.answer("after")).toMatchObject({ result: { content: [{ text: "1" }] } });
     expect(raw.received).toContainEqual({
       jsonrpc: "2.0",
+      id: null,
       error: { code: -32600, message: expect.stringContaining("batches") },
     });
   });

@@ -139,7 +139,11 @@ describe("an HTTP server given bad input", () => {
         headers,
       );
       expect(answer.status).toBe(400);
-      expect(answer.body).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: expect.any(String) } });
+      expect(answer.body).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: expect.any(String) },
+      });
     }
     const after = await post(call("after", "count"), headers);
     expect(after.body).toMatchObject({ id: "after", result: { content: [{ text: "1" }] } });

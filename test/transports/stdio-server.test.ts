@@ -89,8 +89,11 @@ describe("stdio server", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(responses[0]).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
-    expect(responses[0]).not.toHaveProperty("id");
+    expect(responses[0]).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: expect.any(String) },
+    });
     expect(responses[1]).toMatchObject({ id: 5, error: { code: -32600 } });
     expect(responses[2]).toMatchObject({
       id: 6,

@@ -112,21 +112,22 @@ export function answerInvalid(peer: Peer, value: unknown, problem: string, batch
     peer.onerror(new McpError(ErrorCode.InvalidRequest, `Dropped a malformed response${which}: ${problem}`));
     return;
   }
+  // An id that is not a valid one is not echoed: it could stand for another request's. JSON-RPC
+  // answers what has no readable id with a null one.
   const error: JSONRPCErrorResponse = {
     jsonrpc: "2.0",
+    id: isRequestId(id) ? id : null,
     error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${problem}` },
   };
-  // An id that is not a valid one is not echoed: it could stand for another request's.
-  if (isRequestId(id)) error.id = id;
   if (batch) batch.add(error);
   else sendOrReport(peer, error);
 }
 
-/** Answers input that is no message at all: -32700 if it is not JSON, else -32600. */
+/** Answers input that is no message at all, with a null id: -32700 if it is not JSON, else -32600. */
 export function answerFramingError(peer: Peer, error: FramingError): void {
   const code = error.kind === "parse" ? ErrorCode.ParseError : ErrorCode.InvalidRequest;
   const what = error.kind === "parse" ? "Parse error" : "Invalid request";
-  sendOrReport(peer, { jsonrpc: "2.0", error: { code, message: `${what}: ${error.message}` } });
+  sendOrReport(peer, { jsonrpc: "2.0", id: null, error: { code, message: `${what}: ${error.message}` } });
 }
 
 /** Answers a request its handler finished: with its result, or with the error it failed with. */

@@ -306,8 +306,8 @@ export class Peer {
   }
 
   private handleResponse(message: JSONRPCMessage): void {
-    const id = (message as { id?: RequestId }).id;
-    if (id === undefined) {
+    const id = (message as { id?: RequestId | null }).id;
+    if (id === undefined || id === null) {
       const error = (message as JSONRPCErrorResponse).error;
       this.onerror(new McpError(error.code, `Peer reported an error: ${error.message}`, error.data));
       return;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import { type JSONRPCMessage, messageProblem } from "../../jsonrpc/messages.js";
+import { isRequestId, type JSONRPCMessage, messageProblem, type RequestId } from "../../jsonrpc/messages.js";
 import {
   type AuthInfo,
   CHECKED,
@@ -180,10 +180,15 @@ export class LegacySseHandler implements MountedRoutes {
       if (error instanceof BodyTimeoutError) return reply(exchange, 408, `Request Timeout: ${error.message}`);
       if (error instanceof BodyTooLargeError)
         return reply(exchange, 413, `Payload Too Large: ${error.message}`);
-      return reply(exchange, 400, `Parse error: ${(error as Error).message}`, ErrorCode.ParseError);
+      return reply(exchange, 400, `Parse error: ${(error as Error).message}`, ErrorCode.ParseError, {}, null);
     }
     const problem = messageProblem(value);
-    if (problem) return reply(exchange, 400, `Invalid request: ${problem}`, ErrorCode.InvalidRequest);
+    if (problem) {
+      // An id that is not a valid one is not echoed: it could stand for another request's.
+      const id = (value as { id?: unknown } | null)?.id;
+      const readable = isRequestId(id) ? id : null;
+      return reply(exchange, 400, `Invalid request: ${problem}`, ErrorCode.InvalidRequest, {}, readable);
+    }
     const refusal = auth && this.options.auth?.authorize?.(value as JSONRPCMessage, auth);
     if (refusal)
       return reply(exchange, refusal.status, refusal.message, ErrorCode.ServerError, refusal.headers);
@@ -205,13 +210,16 @@ export class LegacySseHandler implements MountedRoutes {
   }
 }
 
+/** A JSON-RPC error body; `id` (`null` for a message whose id could not be read) only when given. */
 function reply(
   exchange: HttpExchange,
   status: number,
   message: string,
   code: number = ErrorCode.ServerError,
   headers: Readonly<Record<string, string>> = {},
+  id?: RequestId | null,
 ): void {
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message } });
+  const error = { code, message };
+  const body = JSON.stringify(id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error });
   exchange.respond(status, { "content-type": "application/json", ...headers }, body);
 }

@@ -200,7 +200,7 @@ export class StreamableHttpHandler {
       ? batchProblem(batch)
       : `JSON-RPC batches are not accepted in protocol version ${version}`;
     if (problem !== undefined)
-      return reply(exchange, 400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`);
+      return reply(exchange, 400, ErrorCode.InvalidRequest, `Invalid request: ${problem}`, undefined, null);
     const messages = batch as JSONRPCMessage[];
     // A batch runs whole or not at all: one message the caller may not send refuses it.
     if (auth) {

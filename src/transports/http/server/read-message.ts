@@ -34,21 +34,21 @@ export async function readMessage(
   try {
     value = parser.parse(body);
   } catch (error) {
-    reply(exchange, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
+    reply(exchange, 400, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`, undefined, null);
     return undefined;
   }
   if (Array.isArray(value)) return value;
   const problem = messageProblem(value);
   if (problem === undefined) return value as JSONRPCMessage;
   // An id that is not a valid one is not echoed: it could stand for another request's.
-  const id = (value as { id?: unknown }).id;
+  const id = (value as { id?: unknown } | null)?.id;
   reply(
     exchange,
     400,
     ErrorCode.InvalidRequest,
     `Invalid request: ${problem}`,
     undefined,
-    isRequestId(id) ? id : undefined,
+    isRequestId(id) ? id : null,
   );
   return undefined;
 }

@@ -74,14 +74,17 @@ export function refused(exchange: HttpExchange, rules: readonly RequestRule[]): 
   return false;
 }
 
-/** Answers with a JSON-RPC error body; without a request id unless one could be read. */
+/**
+ * Answers with a JSON-RPC error body; without a request id unless one is given. `null` answers a
+ * message whose id could not be read (JSON-RPC 2.0 §5), as a parse error or an invalid request.
+ */
 export function reply(
   exchange: HttpExchange,
   status: number,
   code: number,
   message: string,
   headers: Record<string, string> = {},
-  id?: RequestId,
+  id?: RequestId | null,
 ): void {
   const body: Record<string, unknown> = { jsonrpc: "2.0", error: { code, message } };
   if (id !== undefined) body.id = id;

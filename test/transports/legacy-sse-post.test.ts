@@ -1,6 +1,7 @@
 /**
- * The legacy HTTP+SSE transport's `POST /messages` holds to the same header rule as Streamable
- * HTTP: a repeated Content-Type is refused with 415, and its message runs nothing.
+ * The legacy HTTP+SSE transport's `POST /messages` holds to the same rules as Streamable HTTP: a
+ * repeated Content-Type is refused with 415, and a message whose id is no MCP id with 400 -32600
+ * and a null id; neither runs anything.
  */
 import { connect } from "node:net";
 import { afterEach, expect, it } from "vitest";
@@ -56,11 +57,9 @@ function rawPost(port: number, head: string, body: string): Promise<number> {
   });
 }
 
-it("refuses a POST with two Content-Type headers with 415, dispatching nothing", async () => {
-  let calls = 0;
-  const server = new McpServer({ name: "legacy", version: "1" }).tool("count", {}, () => String(++calls));
-  http = await server.serveHttp({ port: 0, legacySse: true });
-  const base = `http://127.0.0.1:${http.port}`;
+/** A legacy session on `http`, initialized: how to POST to it and await an answer on its stream. */
+async function legacySession(port: number) {
+  const base = `http://127.0.0.1:${port}`;
   const abort = new AbortController();
   const stream = await fetch(`${base}/sse`, {
     headers: { accept: "text/event-stream" },
@@ -68,35 +67,57 @@ it("refuses a POST with two Content-Type headers with 415, dispatching nothing",
   });
   const events = new Events(stream.body!);
   const endpoint = (await events.next((e) => e.event === "endpoint")).data;
-  const post = (message: object) =>
-    fetch(`${base}${endpoint}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(message),
-    });
+  const post = (body: string) =>
+    fetch(`${base}${endpoint}`, { method: "POST", headers: { "content-type": "application/json" }, body });
   const answer = async (id: string) =>
     JSON.parse((await events.next((e) => e.event === "message" && JSON.parse(e.data).id === id)).data);
-
-  await post({
-    jsonrpc: "2.0",
-    id: "init",
-    method: "initialize",
-    params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-  });
+  await post(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  );
   await answer("init");
-  await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+  await post('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+  return { endpoint, post, answer, close: () => abort.abort() };
+}
 
-  const call = (id: string) =>
-    JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "count", arguments: {} } });
+const call = (id: unknown) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "count", arguments: {} } });
+
+async function counting() {
+  let calls = 0;
+  const server = new McpServer({ name: "legacy", version: "1" }).tool("count", {}, () => String(++calls));
+  http = await server.serveHttp({ port: 0, legacySse: true });
+  return legacySession(http.port);
+}
+
+it("refuses a POST with two Content-Type headers with 415, dispatching nothing", async () => {
+  const session = await counting();
   const status = await rawPost(
-    http.port,
-    `POST ${endpoint} HTTP/1.1\r\nHost: 127.0.0.1:${http.port}\r\nContent-Type: application/json\r\nContent-Type: text/plain\r\n`,
+    http!.port,
+    `POST ${session.endpoint} HTTP/1.1\r\nHost: 127.0.0.1:${http!.port}\r\nContent-Type: application/json\r\nContent-Type: text/plain\r\n`,
     call("twice"),
   );
   expect(status).toBe(415);
-
   // The refused call ran nothing: the next one is the first.
-  expect((await post(JSON.parse(call("after")))).status).toBe(202);
-  expect(await answer("after")).toMatchObject({ result: { content: [{ type: "text", text: "1" }] } });
-  abort.abort();
+  expect((await session.post(call("after"))).status).toBe(202);
+  expect(await session.answer("after")).toMatchObject({ result: { content: [{ type: "text", text: "1" }] } });
+  session.close();
+});
+
+it("refuses an id that is no MCP id with 400 -32600 and a null id, running nothing", async () => {
+  const session = await counting();
+  const refused = await session.post(call(1.5));
+  expect(refused.status).toBe(400);
+  expect(await refused.json()).toEqual({
+    jsonrpc: "2.0",
+    id: null,
+    error: { code: -32600, message: expect.stringContaining('"id"') },
+  });
+  expect((await session.post(call("after"))).status).toBe(202);
+  expect(await session.answer("after")).toMatchObject({ result: { content: [{ type: "text", text: "1" }] } });
+  session.close();
 });
