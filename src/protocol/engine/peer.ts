@@ -260,6 +260,12 @@ export class Peer {
       respondError(this, id, admitted, batch);
       return;
     }
+    // Batches are the handshake era's (2025-03-26): a request admitted as a stateless one has none.
+    if (batch !== undefined && admitted !== undefined) {
+      const why = `Invalid request: ${method} is a request of the stateless era (it names its protocol version in _meta), which has no batches`;
+      respondError(this, id, new McpError(ErrorCode.InvalidRequest, why), batch);
+      return;
+    }
     const handler = this.requestHandlers.get(method);
     if (!handler) {
       respondError(this, id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`), batch);

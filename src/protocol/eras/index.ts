@@ -1,6 +1,6 @@
 export type { CacheHint, Era, ProtocolEra, ResultStamp } from "./era.js";
 export * from "./handshake.js";
 export { legacy } from "./legacy.js";
-export { MODERN_ONLY_METHODS, modern, speaksModern } from "./modern.js";
+export { batchedModernProblem, MODERN_ONLY_METHODS, modern, speaksModern } from "./modern.js";
 export * from "./negotiate.js";
 export * from "./request-meta.js";

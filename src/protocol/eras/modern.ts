@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
 import { extend } from "../../util/extend.js";
 import { MODERN_VERSIONS, REVISIONS, revisionOf } from "../revisions/index.js";
 import type { ProtocolEra } from "./era.js";
@@ -16,6 +17,21 @@ export const MODERN_ONLY_METHODS: ReadonlySet<string> = (() => {
 /** Whether a request speaks the stateless era: by its `_meta`, or by a method only that era has. */
 export function speaksModern(method: string, params: Record<string, unknown> | undefined): boolean {
   return isModernRequest(params) || MODERN_ONLY_METHODS.has(method);
+}
+
+/**
+ * Why a message cannot be part of a JSON-RPC batch, or `undefined`: batches are 2025-03-26's
+ * alone, so a request in the stateless era's form, which a session would otherwise serve as such,
+ * is refused there.
+ */
+export function batchedModernProblem(message: JSONRPCMessage): string | undefined {
+  if (!("method" in message) || !("id" in message) || !speaksModern(message.method, message.params)) {
+    return undefined;
+  }
+  return (
+    `${message.method} (id ${JSON.stringify(message.id)}) is a request of the stateless era (it names ` +
+    "its protocol version in _meta, or has a method only that era has), which has no batches"
+  );
 }
 
 /** Results that carry caching hints. */

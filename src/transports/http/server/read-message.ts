@@ -6,6 +6,7 @@ import {
   messageProblem,
   type RequestId,
 } from "../../../jsonrpc/messages.js";
+import { batchedModernProblem } from "../../../protocol/eras/modern.js";
 import { BodyTimeoutError, BodyTooLargeError, type HttpExchange } from "../shared/exchange.js";
 import type { StreamableHttpOptions } from "./options.js";
 import { reply } from "./replies.js";
@@ -53,13 +54,16 @@ export async function readMessage(
   return undefined;
 }
 
-/** Why a batch cannot be served: empty, a malformed message, `initialize`, or an id used twice. */
+/**
+ * Why a batch cannot be served: empty, a malformed message, a request of the stateless era,
+ * `initialize`, or an id used twice.
+ */
 export function batchProblem(batch: unknown[]): string | undefined {
   if (batch.length === 0) return "an empty batch";
   const ids = new Set<RequestId>();
   for (let i = 0; i < batch.length; i++) {
     const message = batch[i] as Record<string, unknown>;
-    const problem = messageProblem(message);
+    const problem = messageProblem(message) ?? batchedModernProblem(message as unknown as JSONRPCMessage);
     if (problem !== undefined) return `batch element ${i}: ${problem}`;
     if (message.method === "initialize") return "initialize must not be part of a batch";
     if ("method" in message && "id" in message) {
