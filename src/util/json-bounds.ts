@@ -22,7 +22,9 @@ export const tooDeep = (bounds: JsonBounds) => `nests deeper than ${bounds.maxDe
 /**
  * How `value` exceeds `bounds` ("nests deeper than 100 levels", "has more than 100000 nodes"), or
  * `undefined` when it does not. A loop, not recursion: any value can be measured. Primitives are
- * counted where they are met; only objects and arrays go on the stack.
+ * counted where they are met; only objects and arrays go on the stack. An array is read by index,
+ * so a long one costs no more than `maxNodes` reads; an object's keys are listed whole (there is no
+ * other way to list them), which costs about what parsing them did.
  */
 export function boundsProblem(value: unknown, bounds: JsonBounds = SCHEMA_BOUNDS): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
@@ -33,13 +35,23 @@ export function boundsProblem(value: unknown, bounds: JsonBounds = SCHEMA_BOUNDS
     const next = values.pop() as Record<string, unknown>;
     const depth = depths.pop()!;
     if (depth > bounds.maxDepth) return tooDeep(bounds);
-    for (const key in next) {
-      if (++nodes > bounds.maxNodes) return tooManyNodes(bounds);
-      const member = next[key];
+    const take = (member: unknown) => {
       if (typeof member === "object" && member !== null) {
         values.push(member);
         depths.push(depth + 1);
       }
+    };
+    if (Array.isArray(next)) {
+      // By index: `for…in` lists every index of an array before the first is counted.
+      for (let i = 0; i < next.length; i++) {
+        if (++nodes > bounds.maxNodes) return tooManyNodes(bounds);
+        take(next[i]);
+      }
+      continue;
+    }
+    for (const key in next) {
+      if (++nodes > bounds.maxNodes) return tooManyNodes(bounds);
+      take(next[key]);
     }
   }
   return undefined;
