@@ -24,6 +24,18 @@ export function schemaProblem(schema: unknown, subject: string): string | undefi
     const signed = depths.pop()!;
     const depth = Math.abs(signed);
     if (depth > bounds.maxDepth) return `${subject} ${tooDeep(bounds)}`;
+    if (Array.isArray(node)) {
+      // By index: `for…in` lists every index of an array before the first is counted.
+      for (let i = 0; i < node.length; i++) {
+        if (++nodes > bounds.maxNodes) return `${subject} ${tooManyNodes(bounds)}`;
+        const member: unknown = node[i];
+        if (typeof member === "object" && member !== null) {
+          stack.push(member);
+          depths.push(signed < 0 ? -(depth + 1) : depth + 1);
+        }
+      }
+      continue;
+    }
     for (const key in node) {
       if (++nodes > bounds.maxNodes) return `${subject} ${tooManyNodes(bounds)}`;
       const member = node[key];
