@@ -63,7 +63,11 @@ describe("a stateless request in a 2025-03-26 batch", () => {
     const post = async (body: unknown, headers: Record<string, string> = {}) => {
       const response = await fetch(http!.url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
         body: JSON.stringify(body),
       });
       const text = await response.text();
