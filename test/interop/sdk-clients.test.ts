@@ -255,15 +255,19 @@ describe.each(SDKS)("$name", (sdk) => {
       const onprogress: CallOptions["onprogress"] = (p) => void seen.push([p.progress, p.total]);
       const result = await conn.call("slow", { steps: 3, delay: 50 }, { onprogress });
       expect(firstText(result)).toBe("done after 3 steps");
-      // The server sends every step before the response...
-      const progressToken = lastCallOf("slow").params._meta.progressToken;
+      // The SDK asked for progress with a token of its own, and the server sent every step with that
+      // token, in order, before the response (as the SDK's transport read them off the wire)...
+      const progressToken = lastCallOf("slow").params._meta?.progressToken;
+      expect(progressToken).toBeDefined();
       const sent = sentBy("server")
         .filter((m) => m.method === "notifications/progress" && m.params.progressToken === progressToken)
         .map((m) => [m.params.progress, m.params.total]);
       expect(sent).toEqual([1, 2, 3].map((step) => [step, 3]));
-      // ...but both SDKs dispatch notifications a microtask later than responses, so a progress notification
-      // read in the same chunk as the response is dropped ("unknown token"): only a prefix is certain.
-      expect(seen.length).toBeGreaterThan(0);
+      // ...but both SDKs dispatch notifications a microtask later than responses, so a progress
+      // notification read in the same chunk as the response is dropped ("unknown token"). On a loaded
+      // machine all of them can arrive in that chunk, so what the callback got is only certain to be a
+      // prefix, possibly empty. (That the callback does fire is certain in the next test: its call is
+      // only stopped by a cancel from onprogress.)
       expect(seen).toEqual(sent.slice(0, seen.length));
     });
 
