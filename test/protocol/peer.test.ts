@@ -1,12 +1,22 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ErrorCode, McpError } from "../../src/jsonrpc/errors.js";
 import type { JSONRPCMessage } from "../../src/jsonrpc/messages.js";
 import { Peer } from "../../src/protocol/engine/peer.js";
 import type { Transport, TransportHandlers } from "../../src/protocol/transport.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/pair.js";
 
+/** A promise with its resolve function, for a test to await an event it names. */
+function signal<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** Sleeps on the (fake) clock, for a handler whose pace is the subject of the test. */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let open: Peer[] = [];
@@ -28,8 +38,13 @@ async function pair(options: { timeout?: number } = {}) {
 describe("Peer", () => {
   it("matches 1,000 concurrent requests to their own responses, out of order", async () => {
     const { left, right } = await pair();
+    // Every request is held until all have arrived, then they are answered in reverse order.
+    const held: (() => void)[] = [];
     right.setRequestHandler("echo", async (params) => {
-      await sleep(Math.random() * 5);
+      await new Promise<void>((resolve) => {
+        held.push(resolve);
+        if (held.length === 1000) for (const answer of held.reverse()) answer();
+      });
       return { n: params.n };
     });
     const results = await Promise.all(Array.from({ length: 1000 }, (_, n) => left.request("echo", { n })));
@@ -39,9 +54,13 @@ describe("Peer", () => {
   it("delivers notifications interleaved with requests, and answers ping both ways", async () => {
     const { left, right } = await pair();
     const got: unknown[] = [];
-    right.setNotificationHandler("notifications/x", (params) => got.push(params.i));
+    const allHeard = signal();
+    right.setNotificationHandler("notifications/x", (params) => {
+      if (got.push(params.i) === 5) allHeard.resolve();
+    });
+    // The request stays in flight until every notification sent after it has been heard.
     right.setRequestHandler("slow", async () => {
-      await sleep(20);
+      await allHeard.promise;
       return { done: true };
     });
     const slow = left.request("slow");
@@ -70,11 +89,11 @@ describe("Peer", () => {
 
   it("times out with a clear error and cancels the request on the other side", async () => {
     const { left, right, seenByB } = await pair();
-    let aborted: unknown;
+    const aborted = signal<unknown>();
     right.setRequestHandler("hang", (_params, request) => {
       return new Promise((_resolve, reject) => {
         request.signal.addEventListener("abort", () => {
-          aborted = request.signal.reason;
+          aborted.resolve(request.signal.reason);
           reject(request.signal.reason);
         });
       });
@@ -83,9 +102,9 @@ describe("Peer", () => {
     expect(error).toBeInstanceOf(McpError);
     expect(error.code).toBe(ErrorCode.RequestTimeout);
     expect(error.message).toBe("Request hang timed out after 50 ms");
-    await sleep(20);
+    // The handler is aborted when the cancellation arrives (and only then).
+    expect(String(await aborted.promise)).toContain("cancelled");
     expect(seenByB.some((m) => "method" in m && m.method === "notifications/cancelled")).toBe(true);
-    expect(String(aborted)).toContain("cancelled");
     // No response is sent for a cancelled request, and the connection goes on.
     right.setRequestHandler("ok", () => ({ fine: 1 }));
     expect(await left.request("ok")).toEqual({ fine: 1 });
@@ -103,16 +122,14 @@ describe("Peer", () => {
     // Far apart, so a loaded machine that stalls between the two sends cannot swap them.
     const short = track("short", 400);
     const shorter = track("shorter", 20);
-    const infinite = track("infinite", Number.POSITIVE_INFINITY);
+    // A timeout past what setTimeout can hold does not fire at once: had it, it would have been
+    // settled before both below (its timer would expire first, and timers run in expiry order).
+    void track("infinite", Number.POSITIVE_INFINITY);
     await Promise.all([short, shorter]);
     expect(settled).toEqual([
       "shorter: Request hang timed out after 20 ms",
       "short: Request hang timed out after 400 ms",
     ]);
-    // A timeout past what setTimeout can hold does not fire at once.
-    await sleep(30);
-    expect(settled).toHaveLength(2);
-    void infinite;
   });
 
   it("lets the process exit once no request is in flight (its timeouts hold it open only meanwhile)", () => {
@@ -137,63 +154,86 @@ describe("Peer", () => {
 
   it("cancels through an AbortSignal: rejects with its reason and notifies the other side", async () => {
     const { left, right, seenByB } = await pair();
-    let handlerSignal: AbortSignal | undefined;
+    const handling = signal<AbortSignal>();
     right.setRequestHandler("hang", (_p, request) => {
-      handlerSignal = request.signal;
+      handling.resolve(request.signal);
       return new Promise(() => {});
     });
     const controller = new AbortController();
     const pending = left.request("hang", {}, { signal: controller.signal });
-    await sleep(10);
+    const handlerSignal = await handling.promise;
     controller.abort(new Error("user gave up"));
     await expect(pending).rejects.toThrow("user gave up");
-    await sleep(10);
+    // The other side aborts its handler when the cancellation arrives.
+    if (!handlerSignal.aborted)
+      await new Promise((resolve) => handlerSignal.addEventListener("abort", resolve));
     const cancel = seenByB.find((m) => "method" in m && m.method === "notifications/cancelled");
     expect(cancel).toMatchObject({ params: { requestId: 1, reason: "user gave up" } });
-    expect(handlerSignal?.aborted).toBe(true);
     await expect(
       left.request("hang", {}, { signal: AbortSignal.abort(new Error("already")) }),
     ).rejects.toThrow("already");
   });
 
+  // Time is the subject of the next two: on fake timers, a loaded machine cannot stretch a step past a timeout.
   it("reports progress and, when asked, keeps a long request alive while progress flows", async () => {
-    const { left, right } = await pair();
-    right.setRequestHandler("work", async (_p, request) => {
-      for (let i = 1; i <= 12; i++) {
-        await sleep(50);
-        request.progress(i, 12, `step ${i}`);
-      }
-      return { ok: true };
-    });
-    const updates: unknown[] = [];
-    const result = await left.request(
-      "work",
-      {},
-      { timeout: 400, resetTimeoutOnProgress: true, onProgress: (p) => updates.push(p) },
-    );
-    expect(result).toEqual({ ok: true });
-    expect(updates).toHaveLength(12);
-    expect(updates[11]).toEqual({ progress: 12, total: 12, message: "step 12" });
+    vi.useFakeTimers();
+    try {
+      const { left, right } = await pair();
+      right.setRequestHandler("work", async (_p, request) => {
+        for (let i = 1; i <= 12; i++) {
+          await sleep(300);
+          request.progress(i, 12, `step ${i}`);
+        }
+        return { ok: true };
+      });
+      const updates: unknown[] = [];
+      const working = left.request(
+        "work",
+        {},
+        { timeout: 400, resetTimeoutOnProgress: true, onProgress: (p) => updates.push(p) },
+      );
+      // 3600 ms in all, never 400 ms without progress.
+      await vi.advanceTimersByTimeAsync(12 * 300);
+      expect(await working).toEqual({ ok: true });
+      expect(updates).toHaveLength(12);
+      expect(updates[11]).toEqual({ progress: 12, total: 12, message: "step 12" });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("stops at maxTotalTimeout even while progress flows", async () => {
-    const { left, right } = await pair();
-    right.setRequestHandler("forever", async (_p, request) => {
-      while (!request.cancelled) {
-        await sleep(30);
-        request.progress(1);
-      }
-      return {};
-    });
-    const error = await left
-      .request(
-        "forever",
-        {},
-        { timeout: 300, resetTimeoutOnProgress: true, maxTotalTimeout: 500, onProgress: () => {} },
-      )
-      .catch((e) => e);
-    expect(error.code).toBe(ErrorCode.RequestTimeout);
-    expect(error.message).toContain("maximum total time of 500 ms");
+    vi.useFakeTimers();
+    try {
+      const { left, right } = await pair();
+      right.setRequestHandler("forever", async (_p, request) => {
+        while (!request.cancelled) {
+          await sleep(30);
+          request.progress(1);
+        }
+        return {};
+      });
+      let outcome: unknown;
+      void left
+        .request(
+          "forever",
+          {},
+          { timeout: 300, resetTimeoutOnProgress: true, maxTotalTimeout: 500, onProgress: () => {} },
+        )
+        .then(
+          () => (outcome = "answered"),
+          (error) => (outcome = error),
+        );
+      await vi.advanceTimersByTimeAsync(499);
+      expect(outcome).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(outcome).toMatchObject({
+        code: ErrorCode.RequestTimeout,
+        message: expect.stringContaining("maximum total time of 500 ms"),
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("answers a malformed message with -32600 and keeps working", async () => {
@@ -221,9 +261,13 @@ describe("Peer", () => {
 
   it("rejects pending requests when the connection closes, and later ones at once", async () => {
     const { left, right } = await pair();
-    right.setRequestHandler("hang", () => new Promise(() => {}));
+    const handling = signal();
+    right.setRequestHandler("hang", () => {
+      handling.resolve();
+      return new Promise(() => {});
+    });
     const pending = left.request("hang");
-    await sleep(5);
+    await handling.promise;
     await right.close();
     await expect(pending).rejects.toMatchObject({ code: ErrorCode.ConnectionClosed });
     await expect(left.request("ping")).rejects.toMatchObject({ code: ErrorCode.ConnectionClosed });
