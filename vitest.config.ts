@@ -6,6 +6,8 @@ export default defineConfig({
     globalSetup: ["test/helpers/spec-schema-notice.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll's own default (1 s) fails on a loaded machine; a bound, never a timing assertion.
+    expect: { poll: { timeout: 20_000 } },
     pool: "forks",
     maxWorkers: 2,
     // oidc-provider 9, the tests' authorization server, warns once per worker that it wants Node 22;
