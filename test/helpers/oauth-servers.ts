@@ -232,8 +232,8 @@ export function browserlessUser(options: { visitRedirect?: boolean } = {}): {
     for (let hop = 0; hop < 12; hop++) {
       if (next.startsWith(redirectUri)) {
         if (!options.visitRedirect) return next;
-        // As a browser would, later: the client is already waiting on its receiver.
-        setTimeout(() => void fetch(next).then((r) => r.text()), 10);
+        // As a browser would, on its own: the client's receiver keeps the redirect until the client waits.
+        void fetch(next).then((r) => r.text());
         return undefined;
       }
       const cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
