@@ -1,5 +1,6 @@
 /** A client's notifications/cancelled, POSTed to another replica than the one running the request, cancels it there. */
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { until } from "../helpers/until.js";
 import { openSession, readEvents } from "./helpers/raw.js";
 import { type RedisProcess, startRedis } from "./helpers/redis-server.js";
 import { type Replica, startReplicas } from "./helpers/replicas.js";
@@ -48,9 +49,7 @@ it("cancels a call running on one replica from another", async () => {
   );
   expect((await cancelled!).status).toBe(202);
   // The replica running the call saw it cancelled (polled, within a bound; 600 steps take a minute).
-  const deadline = Date.now() + 20_000;
-  let seen = "0";
-  while (seen === "0" && Date.now() < deadline) {
+  const cancellations = async () => {
     const answer = await fetch(a, {
       method: "POST",
       headers: { ...headers, accept: "application/json, text/event-stream" },
@@ -61,8 +60,10 @@ it("cancels a call running on one replica from another", async () => {
         params: { name: "cancellations" },
       }),
     });
-    seen = ((await answer.json()) as { result: { content: { text: string }[] } }).result.content[0]!.text;
-    if (seen === "0") await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  expect(seen).toBe("1");
+    const seen = ((await answer.json()) as { result: { content: { text: string }[] } }).result.content[0]!
+      .text;
+    return seen === "0" ? undefined : seen;
+  };
+  const what = "the replica running the call to see it cancelled";
+  expect(await until(cancellations, { what, intervalMs: 100 })).toBe("1");
 });

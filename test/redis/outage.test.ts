@@ -4,6 +4,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { McpClient } from "../../src/client/index.js";
+import { until } from "../helpers/until.js";
 import { useCluster } from "./helpers/cluster.js";
 import { HEADERS, openSession } from "./helpers/raw.js";
 import { REPLICA, startReplica } from "./helpers/replicas.js";
@@ -60,14 +61,15 @@ describe("Redis lost while serving, then back", () => {
       await cluster.redis.start();
       // The replicas reconnect on their own (bounded backoff); new sessions open on each again.
       let opened = 0;
-      const deadline = Date.now() + 30_000;
-      while (opened < 3 && Date.now() < deadline) {
-        const response = await initialize();
-        await response.text();
-        opened = response.status === 200 ? opened + 1 : 0;
-        if (response.status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(opened).toBe(3);
+      await until(
+        async () => {
+          const response = await initialize();
+          await response.text();
+          opened = response.status === 200 ? opened + 1 : 0;
+          return opened === 3;
+        },
+        { what: "three sessions in a row to open after Redis came back", timeoutMs: 30_000, intervalMs: 200 },
+      );
       const client = await McpClient.connect({ url: cluster.balancer.url, protocolVersion: "2025-11-25" });
       const pids = new Set<string>();
       for (let i = 0; i < 3; i++) pids.add((await client.callTool("whoami")).text());

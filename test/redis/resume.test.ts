@@ -4,6 +4,7 @@
  * every event exactly once, even when the replica that held the stream was killed.
  */
 import { describe, expect, it, vi } from "vitest";
+import { until } from "../helpers/until.js";
 import { useCluster } from "./helpers/cluster.js";
 import { type Event, openSession, readEvents } from "./helpers/raw.js";
 
@@ -51,7 +52,7 @@ describe("resuming a stream on another replica", () => {
     const later: Event[] = [];
     // Resumed on another replica (round robin), the stream is followed there to its response; a
     // client that loses it again would come back for the rest.
-    while (!later.some((e) => e.data && "result" in e.data)) {
+    const resume = async () => {
       const resumed = await fetch(cluster.balancer.url, {
         method: "GET",
         headers: { ...headers, "last-event-id": last },
@@ -60,8 +61,9 @@ describe("resuming a stream on another replica", () => {
       const events = withData(await readEvents(resumed));
       later.push(...events);
       if (events.length > 0) last = events.at(-1)!.id!;
-      else await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      return later.some((e) => e.data && "result" in e.data);
+    };
+    await until(resume, { what: "the resumed streams to bring the response", intervalMs: 100 });
     const all = [...withData(first), ...later];
     const progress = all
       .filter((e) => e.data?.method === "notifications/progress")

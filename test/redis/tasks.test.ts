@@ -3,6 +3,7 @@
  * keeps its tasks in Redis (redisReplication's taskStore()).
  */
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { until } from "../helpers/until.js";
 import { HEADERS } from "./helpers/raw.js";
 import { type RedisProcess, startRedis } from "./helpers/redis-server.js";
 import { type Replica, startReplicas } from "./helpers/replicas.js";
@@ -52,13 +53,14 @@ it("creates a task on one replica, answers tasks/get and tasks/result for it on 
   const taskId = created.json.result.task.taskId as string;
   expect(created.json.result.task.status).toBe("working");
 
-  let status = "working";
-  const deadline = Date.now() + 20_000;
-  for (let i = 0; status === "working" && Date.now() < deadline; i++) {
-    const got = await post(i % 2 ? b : c, session, "tasks/get", { taskId });
-    status = got.json.result.status;
-    if (status === "working") await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let asked = 0;
+  const status = await until(
+    async () => {
+      const got = await post(asked++ % 2 ? b : c, session, "tasks/get", { taskId });
+      return got.json.result.status === "working" ? undefined : (got.json.result.status as string);
+    },
+    { what: "the task to leave working", intervalMs: 100 },
+  );
   expect(status).toBe("completed");
   const result = await post(c, session, "tasks/result", { taskId });
   expect(result.json.result.content).toEqual([{ type: "text", text: `job done on ${replicas[0]!.pid}` }]);

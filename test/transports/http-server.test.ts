@@ -32,6 +32,7 @@ import {
   tap,
 } from "../helpers/http-sdk-clients.js";
 import { MessageLog } from "../helpers/spec-schema.js";
+import { until } from "../helpers/until.js";
 
 const CAPABILITIES = { sampling: {}, elicitation: {} };
 const REPLY = {
@@ -108,15 +109,6 @@ const SDKS: { name: string; connect(url: string, log: MessageLog): Promise<Conne
   },
 ];
 
-/** Resolves once `predicate` holds, polling every 10 ms; rejects after `ms`. */
-async function until(predicate: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 closeAfterEach();
 
 describe.each(SDKS)("$name against serveHttp()", (sdk) => {
@@ -144,7 +136,7 @@ describe.each(SDKS)("$name against serveHttp()", (sdk) => {
     log.entries.filter((e) => e.direction === side).map((e) => e.message as Message);
   const negotiated = () => sentBy("server").find((m) => m.result?.protocolVersion)!.result.protocolVersion;
   /** The SDK opens its GET stream after `notifications/initialized`; our handler attaches it synchronously. */
-  const getStreamOpen = () => until(() => gets.length > 0, "the SDK's GET stream");
+  const getStreamOpen = () => until(() => gets.length > 0, { what: "the SDK's GET stream" });
 
   it("hands out a session id of visible ASCII and lists and calls tools", async () => {
     const conn = await connect();
@@ -201,10 +193,10 @@ describe.each(SDKS)("$name against serveHttp()", (sdk) => {
     await conn.subscribe(WATCHED_URI);
     await getStreamOpen();
     server.resourceUpdated(WATCHED_URI);
-    await until(() => updated.length === 1, "resources/updated");
+    await until(() => updated.length === 1, { what: "resources/updated" });
     expect(updated).toEqual([{ uri: WATCHED_URI }]);
     server.tool("late", { description: "added after connect" }, () => "late");
-    await until(() => changed.length === 1, "tools/list_changed");
+    await until(() => changed.length === 1, { what: "tools/list_changed" });
     expect((await conn.listTools()).tools.map((t) => t.name)).toContain("late");
     expect(await conn.call("late", {})).toMatchObject({ content: [{ type: "text", text: "late" }] });
     expect(gets).toHaveLength(1);
@@ -217,7 +209,7 @@ describe.each(SDKS)("$name against serveHttp()", (sdk) => {
     conn.on("message", (params) => logged.push(params));
     const result = await conn.call("test_tool_with_logging", {});
     expect(result.content[0]?.text).toBe("Tool with logging executed successfully");
-    await until(() => logged.length >= 3, "three log messages");
+    await until(() => logged.length >= 3, { what: "three log messages" });
     expect(logged.map((p) => p.data)).toEqual([
       "Tool execution started",
       "Tool processing data",
@@ -225,7 +217,7 @@ describe.each(SDKS)("$name against serveHttp()", (sdk) => {
     ]);
     await getStreamOpen();
     server.log("warning", { note: "broadcast" }, "test");
-    await until(() => logged.length === 4, "the broadcast log message");
+    await until(() => logged.length === 4, { what: "the broadcast log message" });
     expect(logged[3]).toEqual({ level: "warning", logger: "test", data: { note: "broadcast" } });
     expect(log.problems(negotiated())).toEqual([]);
   });
