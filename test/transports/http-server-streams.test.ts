@@ -6,9 +6,10 @@
  */
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { McpServer } from "../../src/server/index.js";
 import { createEverythingServer } from "../../src/servers/everything/index.js";
+import { OpenSessions } from "../../src/transports/http/server/session-store.js";
 import {
   CLIENT_INFO,
   clients,
@@ -22,6 +23,7 @@ import {
   sleep,
 } from "../helpers/http-sdk-clients.js";
 import { MessageLog } from "../helpers/spec-schema.js";
+import { until } from "../helpers/until.js";
 
 const VERSION = "2025-11-25";
 
@@ -98,21 +100,6 @@ describe("resumption from the priming event (SDK v1)", () => {
   });
 });
 
-/** The text of an event stream response, read for `ms` and then dropped. */
-async function readFor(response: Response, ms: number, abort: AbortController): Promise<string> {
-  const timer = setTimeout(() => abort.abort(), ms);
-  const decoder = new TextDecoder();
-  let text = "";
-  try {
-    for await (const chunk of response.body!) text += decoder.decode(chunk as Uint8Array, { stream: true });
-  } catch {
-    // aborted
-  } finally {
-    clearTimeout(timer);
-  }
-  return text;
-}
-
 const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
 /** Opens a session with raw requests; returns the headers of a POST on it. */
@@ -139,15 +126,41 @@ async function rawSession(url: string): Promise<Record<string, string>> {
   return headers;
 }
 
-/** The JSON-RPC messages a GET with `headers` receives in `ms`. */
-async function getMessages(url: string, headers: Record<string, string>, ms = 300): Promise<Message[]> {
+/**
+ * The JSON-RPC messages a GET with `headers` receives, read until `enough` holds of them (then the
+ * stream is dropped), or without `enough` to the stream's end. Fails naming `what` if that does not
+ * come within a generous bound.
+ */
+async function getMessages(
+  url: string,
+  headers: Record<string, string>,
+  { enough, what }: { enough?: (messages: Message[]) => boolean; what: string },
+): Promise<Message[]> {
   const abort = new AbortController();
   const get = await fetch(url, {
     headers: { ...headers, accept: "text/event-stream" },
     signal: abort.signal,
   });
   expect(get.status).toBe(200);
-  return parseSse(await readFor(get, ms, abort)).flatMap((e) => (e.data ? [e.data] : []));
+  const timer = setTimeout(() => abort.abort(), 20_000);
+  const decoder = new TextDecoder();
+  let text = "";
+  let messages: Message[] = [];
+  try {
+    for await (const chunk of get.body!) {
+      text += decoder.decode(chunk as Uint8Array, { stream: true });
+      const complete = text.slice(0, text.lastIndexOf("\n\n") + 2);
+      messages = parseSse(complete).flatMap((e) => (e.data ? [e.data] : []));
+      if (enough?.(messages)) return messages;
+    }
+    if (!enough) return messages;
+  } catch {
+    // aborted at the bound
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+  throw new Error(`The GET stream did not bring ${what}; it brought ${JSON.stringify(messages)}`);
 }
 
 describe("the GET stream", () => {
@@ -157,7 +170,8 @@ describe("the GET stream", () => {
     const { handle } = await serve(server);
     const headers = await rawSession(handle.url);
     server.log("info", "sent before the GET");
-    expect(await getMessages(handle.url, headers)).toEqual([
+    const enough = (messages: Message[]) => messages.length > 0;
+    expect(await getMessages(handle.url, headers, { enough, what: "the log message" })).toEqual([
       {
         jsonrpc: "2.0",
         method: "notifications/message",
@@ -186,34 +200,38 @@ describe("the GET stream", () => {
     expect(firstId).toMatch(new RegExp(`^${a["mcp-session-id"]}-\\d+:0$`));
 
     const b = await rawSession(handle.url);
-    expect(await getMessages(handle.url, { ...b, "last-event-id": firstId })).toEqual([]);
+    // The server ends a resumed stream once it has replayed it: read to its end, it brought nothing.
+    const resumed = { ...b, "last-event-id": firstId };
+    expect(await getMessages(handle.url, resumed, { what: "the resumed stream's end" })).toEqual([]);
   });
 });
 
 describe("idle sessions", () => {
   // `sessionIdleTimeout` counts from the last activity: a request still being answered keeps the session.
   it("keeps a session whose request is still being answered", async () => {
+    // The call lasts until the sweeper has looked at the session past its idle time (a cutoff later
+    // than the call's start), whatever the machine's pace: no sleep to guess at.
+    const sweeps = vi.spyOn(OpenSessions.prototype as unknown as { sweep(cutoff: number): void }, "sweep");
     const server = new McpServer({ name: "slow", version: "1.0.0" }).tool(
       "slow",
-      { description: "Takes 2 s, with progress" },
+      { description: "Answers once a sweep would have ended an idle session" },
       async (_args, ctx) => {
-        for (let step = 0; step < 8; step++) {
-          ctx.progress(step, 8);
-          await sleep(250);
-        }
+        const started = Date.now();
+        const swept = () => sweeps.mock.calls.some(([cutoff]) => cutoff > started);
+        await until(swept, { what: "a sweep past the session's idle time" });
         return "slow done";
       },
     );
-    // Idle longer than the gaps between the client's first requests on a loaded machine, and far
-    // shorter than the call.
-    const { handle } = await serve(server, { sessionIdleTimeout: 1000 });
+    // Idle longer than the gaps between the client's first requests on a loaded machine.
+    const { handle } = await serve(server, { sessionIdleTimeout: 2000 });
     const client = new ClientV1(CLIENT_INFO);
     clients.push(client);
-    await client.connect(new HttpV1(new URL(handle.url)));
-    const result = await client.callTool({ name: "slow" }, undefined, {
-      timeout: 10_000,
-      onprogress: () => {},
-    });
-    expect(result.content).toEqual([{ type: "text", text: "slow done" }]);
+    try {
+      await client.connect(new HttpV1(new URL(handle.url)));
+      const result = await client.callTool({ name: "slow" }, undefined, { timeout: 30_000 });
+      expect(result.content).toEqual([{ type: "text", text: "slow done" }]);
+    } finally {
+      sweeps.mockRestore();
+    }
   });
 });
