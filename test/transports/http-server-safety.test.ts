@@ -14,6 +14,7 @@ import { createEverythingServer } from "../../src/servers/everything/index.js";
 import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 import { tap } from "../helpers/http-sdk-clients.js";
 import { MessageLog, SpecChecker } from "../helpers/spec-schema.js";
+import { until } from "../helpers/until.js";
 
 const VERSION = "2025-11-25";
 const MAX_BODY = 1024;
@@ -346,8 +347,7 @@ describe("refusals", () => {
   });
 
   it("refuses a second GET stream with 409 and keeps the SDK client's", async () => {
-    const deadline = Date.now() + 10_000;
-    while (gets === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => gets > 0, { what: "the SDK client's GET stream" });
     const headers = {
       accept: "text/event-stream",
       "mcp-session-id": session,
@@ -357,8 +357,7 @@ describe("refusals", () => {
     const logged: unknown[] = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(n.params.data));
     mcp.log("info", "still streaming");
-    while (logged.length === 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => logged.length > 0, { what: "the log message on the SDK client's stream" });
     expect(logged).toEqual(["still streaming"]);
     expect(gets).toBe(2);
   });

@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpServer } from "../../src/server/server.js";
 import type { HttpServerHandle } from "../../src/transports/http/server/listen.js";
 
+/** vi.waitFor's own default (1 s) is too short for a loaded machine: a bound, never a timing assertion. */
+const WAIT = { timeout: 20_000, interval: 10 };
 const VERSION = "2026-07-28";
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 const META = {
@@ -60,7 +62,7 @@ async function start(options: { responseMode?: "auto" | "json" | "sse" } = {}) {
   const call = (id: number | string, tag: string, signal?: AbortSignal) =>
     post({ id, method: "tools/call", params: { name: "wait", arguments: { tag }, _meta: META } }, signal);
   const holding = (...tags: string[]) =>
-    vi.waitFor(() => expect([...held.keys()]).toEqual(expect.arrayContaining(tags)));
+    vi.waitFor(() => expect([...held.keys()]).toEqual(expect.arrayContaining(tags)), WAIT);
   return { server, held, cancelled, post, call, holding };
 }
 
@@ -142,7 +144,7 @@ describe("Streamable HTTP server: stateless requests on one transport", () => {
     await holding("gone", "stays");
     controller.abort();
     await gone;
-    await vi.waitFor(() => expect(cancelled).toEqual(["gone"]));
+    await vi.waitFor(() => expect(cancelled).toEqual(["gone"]), WAIT);
     expect(held.get("gone")!.signal.aborted).toBe(true);
     held.get("stays")!.release();
     expect(await (await stays).json()).toMatchObject({
