@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../helpers/processes.js";
+import { until } from "../helpers/until.js";
 import { allGone, CLI, type ProxyProcess, SEARCH_FIXTURE, startProxy } from "./helpers.js";
 
 const SECRET = "query-that-must-not-reach-the-audit-log";
@@ -205,15 +206,12 @@ describe("mcpkit proxy --config (aggregate) over Streamable HTTP, official SDK c
     await started;
     controller.abort();
     calls.push({ server: "beta", tool: "wait", args: {}, outcome: "cancelled" });
-    let seen = "";
     const cancelled = async () => {
-      seen = textOf(await call("beta__was_cancelled", {}));
+      const seen = textOf(await call("beta__was_cancelled", {}));
       calls.push({ server: "beta", tool: "was_cancelled", args: {}, outcome: "ok" });
       return seen === "true";
     };
-    const deadline = Date.now() + 10_000;
-    while (!(await cancelled()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(seen).toBe("true");
+    await until(cancelled, { what: "the upstream to see the call cancelled", intervalMs: 50 });
   });
 
   it("follows an upstream's tools/list_changed and tells the client", async () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpServerHandle } from "../../src/server/index.js";
 import { createCalculatorServer } from "../../src/servers/index.js";
 import { mcpkit, SLOW } from "../cli/run.js";
+import { until } from "../helpers/until.js";
 import { allGone, CLI, childrenOf, ROOT } from "./helpers.js";
 
 let dir: string;
@@ -138,10 +139,8 @@ describe("mcpkit proxy exit codes", SLOW, () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
     // Wait until it serves (it has said which tools it has), then hang up.
-    const deadline = Date.now() + 20_000;
-    while (!stderr.includes("mcpkit: proxy: calc: 1 tool") && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const serving = "mcpkit: proxy: calc: 1 tool";
+    await until(() => stderr.includes(serving), { what: `"${serving}" on the proxy's stderr` });
     const upstream = childrenOf(child.pid!);
     expect(upstream).toHaveLength(1);
     child.stdin.end();
@@ -159,10 +158,8 @@ describe("mcpkit proxy exit codes", SLOW, () => {
       stderr += chunk;
     });
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-    const deadline = Date.now() + 20_000;
-    while (!stderr.includes("disabled in the config") && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const said = "disabled in the config";
+    await until(() => stderr.includes(said), { what: `"${said}" on the proxy's stderr` });
     child.stdin.end();
     expect(await exited, stderr).toBe(0);
     expect(stderr).toContain("mcpkit: proxy: calc: 1 tool");

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import { createProxyServer, type ProxyServer } from "../../src/proxy/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/index.js";
+import { until } from "../helpers/until.js";
 
 const ASKING = fileURLToPath(new URL("../fixtures/asking-server.js", import.meta.url));
 
@@ -83,11 +84,7 @@ describe("a caller's roots/list_changed", () => {
     expect(await heard()).toBe(0);
     client.setRoots([{ uri: "file:///elsewhere" }]);
     // The notification and the next call travel apart: ask until it was heard.
-    let count = await heard();
-    for (let i = 0; i < 200 && count === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      count = await heard();
-    }
+    const count = await until(heard, { what: "the upstream to hear roots/list_changed", intervalMs: 25 });
     expect(count).toBe(1);
   });
 });

@@ -14,6 +14,7 @@ import { createProxyServer, type ProxyOptions } from "../../src/proxy/index.js";
 import { McpServer } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/index.js";
 import { eventually } from "../helpers/processes.js";
+import { until } from "../helpers/until.js";
 
 const EVERYTHING = fileURLToPath(
   new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
@@ -77,12 +78,11 @@ describe.each(ERAS)("server-everything (stdio) through the proxy, the caller at 
       );
       // server-everything adds these once its client said initialized: the proxy follows that list change.
       const wanted = ["trigger-elicitation-request", "trigger-sampling-request"];
-      let names: string[] = [];
-      for (let i = 0; i < 100 && !wanted.every((name) => names.includes(name)); i++) {
-        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-        names = (await client.listTools()).map((tool) => tool.name);
-      }
-      expect(await eventually(() => wanted.every((name) => names.includes(name)))).toBe(true);
+      const listed = async () => {
+        const names = (await client.listTools()).map((tool) => tool.name);
+        return wanted.every((name) => names.includes(name));
+      };
+      await until(listed, { what: `the proxy to list ${wanted.join(" and ")}`, intervalMs: 100 });
 
       const elicited = await client.callTool("trigger-elicitation-request", {});
       expect(elicited.isError).not.toBe(true);
