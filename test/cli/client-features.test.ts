@@ -84,31 +84,32 @@ describe("elicitation", SLOW, () => {
     });
   }
 
-  it.skipIf(!hasScript)(
-    "on a terminal each field is asked by type, with defaults and enum choices",
-    async () => {
-      // name: default kept; age: 42; score: default; status: option 2; verified: n
-      const run = await onTerminal(
-        ["call", "test_elicitation_sep1034_defaults", ...OUR_SERVER],
-        "y\n\n42\n\n2\nn\n",
-      );
-      expect(run.code, run.output).toBe(0);
-      expect(run.output).toContain("The server asks: Please review and update the form fields with defaults");
-      expect(run.output).toContain("  name — User name\n    (string, optional) [John Doe]: ");
-      expect(run.output).toContain("      2) inactive\n");
-      expect(run.output).toContain("    (y/n, optional) [y]: ");
-      const accepted = /Elicitation accepted: content=(\{.*\})/.exec(run.output);
-      expect(JSON.parse(accepted![1]!)).toEqual({
-        name: "John Doe",
-        age: 42,
-        score: 95.5,
-        status: "inactive",
-        verified: false,
-      });
-    },
-  );
+  const noTerminal = "util-linux script(1), which gives these runs a pseudo-terminal, is not installed";
 
-  it.skipIf(!hasScript)("on a terminal a wrong answer is asked again; n declines", async () => {
+  it("on a terminal each field is asked by type, with defaults and enum choices", async (ctx) => {
+    ctx.skip(!hasScript, noTerminal);
+    // name: default kept; age: 42; score: default; status: option 2; verified: n
+    const run = await onTerminal(
+      ["call", "test_elicitation_sep1034_defaults", ...OUR_SERVER],
+      "y\n\n42\n\n2\nn\n",
+    );
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("The server asks: Please review and update the form fields with defaults");
+    expect(run.output).toContain("  name — User name\n    (string, optional) [John Doe]: ");
+    expect(run.output).toContain("      2) inactive\n");
+    expect(run.output).toContain("    (y/n, optional) [y]: ");
+    const accepted = /Elicitation accepted: content=(\{.*\})/.exec(run.output);
+    expect(JSON.parse(accepted![1]!)).toEqual({
+      name: "John Doe",
+      age: 42,
+      score: 95.5,
+      status: "inactive",
+      verified: false,
+    });
+  });
+
+  it("on a terminal a wrong answer is asked again; n declines", async (ctx) => {
+    ctx.skip(!hasScript, noTerminal);
     const run = await onTerminal(
       ["call", "test_elicitation", "--arg", "message=Who?", ...OUR_SERVER],
       "y\nAda\nnot-an-email\nada@example.com\n",

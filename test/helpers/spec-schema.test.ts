@@ -1,9 +1,19 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { MessageLog, SPEC_DIR, SpecChecker, specRevisions, specSchemasAvailable } from "./spec-schema.js";
 
-// Without the spec schemas there is nothing to test here; the run says so once (spec-schema-notice.ts).
-const withSpec = describe.skipIf(!specSchemasAvailable);
+/**
+ * Without the spec schemas there is nothing to test here: each case is skipped with a note that says
+ * so (and the run says so once, spec-schema-notice.ts).
+ */
+function withSpec(name: string, cases: () => void): void {
+  describe(name, () => {
+    beforeEach((ctx) =>
+      ctx.skip(!specSchemasAvailable, `no MCP spec schemas in ${SPEC_DIR}: set MCP_SPEC_DIR`),
+    );
+    cases();
+  });
+}
 
 const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 const HANDSHAKE_REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isOAuthError, McpClient, MemoryTokenStore, OAuthSession } from "../../../src/client/index.js";
+import { until } from "../../helpers/until.js";
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -163,13 +164,15 @@ describe("hostile servers", () => {
     }
 
     const opened = () => readFile(canary, "utf8").catch(() => undefined);
+    const notLinux = "the opener replaced here by a canary is xdg-open, Linux's";
 
-    it.runIf(process.platform === "linux").each([
+    it.for([
       ["file:///etc/passwd", /file: URLs are not allowed/],
       ["javascript:alert(document.cookie)", /javascript: URLs are not allowed/],
       ["https://auth.example/authorize?$(id)", /command line/],
       ["--flag", /not a URL/],
-    ])("refuses %s before anything is started", async (endpoint, message) => {
+    ] as const)("refuses %s before anything is started", async ([endpoint, message], ctx) => {
+      ctx.skip(process.platform !== "linux", notLinux);
       await installCanary();
       const server = await hostile({
         resource: resourceOf,
@@ -180,21 +183,20 @@ describe("hostile servers", () => {
       expect(stepsAfterDiscovery(server.seen)).toEqual([]);
     });
 
-    it.runIf(process.platform === "linux")(
-      "opens an https endpoint with the opener, the URL as one argument",
-      async () => {
-        await installCanary();
-        const server = await hostile({
-          resource: resourceOf,
-          metadata: (origin) =>
-            metadataOf(origin, { authorization_endpoint: "https://auth.example/authorize" }),
-        });
-        await refused(server.url, /not completed in time/, { authorizationTimeout: 300 });
-        const argv = (await opened())?.trimEnd().split("\n");
-        expect(argv).toHaveLength(1);
-        expect(new URL(argv![0]!).origin).toBe("https://auth.example");
-      },
-    );
+    it("opens an https endpoint with the opener, the URL as one argument", async (ctx) => {
+      ctx.skip(process.platform !== "linux", notLinux);
+      await installCanary();
+      const server = await hostile({
+        resource: resourceOf,
+        metadata: (origin) =>
+          metadataOf(origin, { authorization_endpoint: "https://auth.example/authorize" }),
+      });
+      await refused(server.url, /not completed in time/, { authorizationTimeout: 300 });
+      // The opener runs on its own: on a loaded machine it may write after the client gave up.
+      const argv = (await until(opened, { what: "the opener to write its arguments" })).trimEnd().split("\n");
+      expect(argv).toHaveLength(1);
+      expect(new URL(argv[0]!).origin).toBe("https://auth.example");
+    });
   });
 
   it("sends tokens to the MCP server's origin only", async () => {
