@@ -9,7 +9,8 @@ import {
 import type { HttpServerHandle } from "../../src/server/index.js";
 import { createCalculatorServer } from "../../src/servers/index.js";
 import type { StdioClientTransport } from "../../src/transports/stdio/client.js";
-import { eventually, groupMembers } from "../helpers/processes.js";
+import { groupMembers } from "../helpers/processes.js";
+import { until } from "../helpers/until.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/multi-search-server.js", import.meta.url));
 const search = (label: string): StdioServerConfig => ({ command: process.execPath, args: [FIXTURE, label] });
@@ -74,7 +75,7 @@ describe("MultiServerClient: reconnecting", () => {
     expect(mcp.tools().some((tool) => tool.name === "fresh")).toBe(false);
     const [add] = mcp.tools({ servers: ["beta"], include: ["add_tool"] });
     await add!.invoke({ name: "fresh" });
-    expect(await eventually(() => changed.length > 0)).toBe(true);
+    await until(() => changed.length > 0, { what: "toolsChanged from the group" });
     expect(changed).toEqual([{ server: "beta", reason: "listChanged" }]);
     const fresh = mcp.tools().find((tool) => tool.name === "fresh");
     expect(fresh?.server).toBe("beta");
@@ -103,7 +104,7 @@ describe("MultiServerClient: reconnecting", () => {
     const mcp = await connect({ alpha: search("alpha") }, { reconnect: false });
     const [whoami] = mcp.tools({ include: ["whoami"] });
     process.kill(pidOf(mcp, "alpha"), "SIGKILL");
-    expect(await eventually(() => mcp.health().alpha!.state === "failed")).toBe(true);
+    await until(() => mcp.health().alpha!.state === "failed", { what: "alpha to be reported failed" });
     expect((await whoami!.invoke({})).text).toBe(`alpha ${pidOf(mcp, "alpha")}`);
     expect(mcp.health().alpha!.state).toBe("connected");
   });
@@ -118,7 +119,7 @@ describe("MultiServerClient.close", () => {
     const mcp = await connect({ alpha: search("alpha"), wrapped }, { reconnect: FAST });
     const first = pidOf(mcp, "alpha");
     process.kill(first, "SIGKILL");
-    expect(await eventually(() => mcp.health().alpha!.reconnects === 1)).toBe(true);
+    await until(() => mcp.health().alpha!.reconnects === 1, { what: "alpha to have reconnected once" });
     const groups = [first, pidOf(mcp, "alpha"), pidOf(mcp, "wrapped")];
     expect(groupMembers(pidOf(mcp, "wrapped")).length).toBeGreaterThanOrEqual(2);
     await mcp.close();

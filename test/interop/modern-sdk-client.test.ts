@@ -11,9 +11,10 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createEverythingServer } from "../../src/servers/everything/index.js";
-import { alive, eventually } from "../helpers/processes.js";
+import { alive } from "../helpers/processes.js";
 import { InPlaceStdioClientTransport, tapTransport } from "../helpers/sdk-v2-modern.js";
 import { MessageLog } from "../helpers/spec-schema.js";
+import { until } from "../helpers/until.js";
 
 /** Processes start slowly on a loaded machine: generous limits, never timing assertions. */
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
@@ -89,7 +90,7 @@ const TRANSPORTS: { name: string; connect(log: MessageLog, handled: Handled): Pr
         client,
         async close() {
           await client.close();
-          expect(await eventually(() => !alive(pid))).toBe(true);
+          await until(() => !alive(pid), { what: "the server process to exit" });
         },
       };
     },
@@ -294,6 +295,6 @@ describe("the v2 client's default stdio probe (on a sibling process) against our
     } finally {
       await client.close();
     }
-    expect(await eventually(() => !alive(pid))).toBe(true);
+    await until(() => !alive(pid), { what: "the server process to exit" });
   });
 });

@@ -13,10 +13,11 @@ import { McpClient, type StdioClientOptions } from "../../src/client/index.js";
 import type { ProtocolVersion } from "../../src/protocol/revisions/index.js";
 import type { ElicitRequestParams } from "../../src/protocol/types/client-features.js";
 import { StdioClientTransport } from "../../src/transports/stdio/client.js";
-import { alive, eventually } from "../helpers/processes.js";
+import { alive } from "../helpers/processes.js";
 import { startSdkV2Streamable } from "../helpers/sdk-http-servers.js";
 import { startV2Http, V2_SERVER_INFO, V2_STDIO_SERVER } from "../helpers/sdk-v2-modern.js";
 import { MessageLog } from "../helpers/spec-schema.js";
+import { until } from "../helpers/until.js";
 
 /** Processes start slowly on a loaded machine: generous limits, never timing assertions. */
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
@@ -66,7 +67,7 @@ async function overStdio(options: Omit<StdioClientOptions, "trace" | "elicitatio
     client,
     async close() {
       await client.close();
-      expect(await eventually(() => !alive(pid))).toBe(true);
+      await until(() => !alive(pid), { what: "the server process to exit" });
     },
   };
 }

@@ -15,7 +15,7 @@ import * as V1 from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SEP1034_SCHEMA, SEP1330_SCHEMA, USER_SCHEMA } from "../../src/servers/everything/client-tools.js";
 import { PNG_BASE64, PNG_DATA_URI } from "../../src/servers/everything/media.js";
-import { alive, eventually } from "../helpers/processes.js";
+import { alive } from "../helpers/processes.js";
 import { MessageLog } from "../helpers/spec-schema.js";
 
 /** Processes start slowly on a loaded machine: generous limits, never timing assertions. */
@@ -443,7 +443,7 @@ describe.each(CASES)("$sdk.name at $revision", ({ sdk, revision }) => {
 
   it("close leaves no process behind", async () => {
     await client.close();
-    expect(await eventually(() => !alive(pid), 30_000)).toBe(true);
+    await until(() => expect(alive(pid), "the server process is alive").toBe(false));
   });
 
   it("sends only messages of the revision", () => {

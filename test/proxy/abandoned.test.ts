@@ -9,7 +9,7 @@ import { McpClient } from "../../src/client/index.js";
 import type { ElicitResult } from "../../src/protocol/types/client-features.js";
 import { type AuditRecord, createProxyServer } from "../../src/proxy/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/index.js";
-import { eventually } from "../helpers/processes.js";
+import { until } from "../helpers/until.js";
 
 const ASKING = fileURLToPath(new URL("../fixtures/asking-server.js", import.meta.url));
 
@@ -46,7 +46,7 @@ describe("a stateless caller that never comes back with the answers", () => {
     cleanups.push(() => client.close());
     const call = client.callTool("ask", { label: "a", together: 1 }).catch((error: Error) => error);
 
-    expect(await eventually(() => records.length > 0)).toBe(true);
+    await until(() => records.length > 0, { what: "an audit record" });
     expect(records).toEqual([
       expect.objectContaining({ server: "asking", tool: "ask", outcome: "abandoned" }),
     ]);

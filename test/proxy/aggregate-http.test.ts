@@ -13,7 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually } from "../helpers/processes.js";
+
 import { until } from "../helpers/until.js";
 import { allGone, CLI, type ProxyProcess, SEARCH_FIXTURE, startProxy } from "./helpers.js";
 
@@ -218,7 +218,7 @@ describe("mcpkit proxy --config (aggregate) over Streamable HTTP, official SDK c
     const before = listChanged;
     await call("beta__add_tool", { name: "extra" });
     calls.push({ server: "beta", tool: "add_tool", args: { name: "extra" }, outcome: "ok" });
-    expect(await eventually(() => listChanged > before)).toBe(true);
+    await until(() => listChanged > before, { what: "the client to hear tools/list_changed" });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("beta__extra");
     expect(textOf(await call("beta__extra", {}))).toBe("beta: extra");
@@ -227,7 +227,7 @@ describe("mcpkit proxy --config (aggregate) over Streamable HTTP, official SDK c
 
   it("wrote exactly one audit line per call, with its digest and never its arguments", async () => {
     // The cancelled call's line is written when the upstream call ends, which the client does not wait for.
-    expect(await eventually(() => auditLines().length >= calls.length)).toBe(true);
+    await until(() => auditLines().length >= calls.length, { what: "an audit line for every call" });
     const lines = auditLines();
     expect(lines).toHaveLength(calls.length);
     const text = await readFile(auditPath, "utf8");

@@ -25,7 +25,7 @@ import {
 } from "../../src/proxy/index.js";
 import { ErrorCode, type HttpServerHandle, McpError, McpServer } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/index.js";
-import { eventually } from "../helpers/processes.js";
+import { until } from "../helpers/until.js";
 
 let cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -124,7 +124,7 @@ describe("createProxyServer: a bridge", () => {
     const logs: unknown[] = [];
     client.on("log", (entry) => logs.push(entry));
     expect((await client.callTool("echo", { text: "hi" })).text()).toBe("up: hi");
-    expect(await eventually(() => logs.length > 0)).toBe(true);
+    await until(() => logs.length > 0, { what: "a log message to reach the client" });
     expect(logs[0]).toMatchObject({ level: "info", logger: "echoer", data: "echo hi" });
 
     const failed = await client.callTool("fail");
@@ -139,7 +139,7 @@ describe("createProxyServer: a bridge", () => {
       { signal: controller.signal, onProgress: () => controller.abort() },
     );
     await expect(waiting).rejects.toBeDefined();
-    expect(await eventually(() => records.length === 4)).toBe(true);
+    await until(() => records.length === 4, { what: "four audit records" });
 
     expect(records.map(({ tool, outcome }) => [tool, outcome])).toEqual([
       ["echo", "ok"],
@@ -212,19 +212,19 @@ describe("createProxyServer: a bridge", () => {
     client.on("promptsListChanged", () => changed.prompts++);
 
     server.tool("added", { description: "New" }, () => "added here");
-    expect(await eventually(() => changed.tools > 0)).toBe(true);
+    await until(() => changed.tools > 0, { what: "tools/list_changed" });
     expect((await client.callTool("added")).text()).toBe("added here");
     server.removeTool("echo");
-    expect(await eventually(() => changed.tools > 1)).toBe(true);
+    await until(() => changed.tools > 1, { what: "a second tools/list_changed" });
     expect((await client.listTools()).map((tool) => tool.name)).not.toContain("echo");
     await expect(client.callTool("echo", { text: "x" })).rejects.toMatchObject({ code: -32602 });
 
     server.resource("up://new", { name: "new" }, () => "fresh");
-    expect(await eventually(() => changed.resources > 0)).toBe(true);
+    await until(() => changed.resources > 0, { what: "resources/list_changed" });
     expect((await client.readResource("up://new")).contents[0]).toMatchObject({ text: "fresh" });
 
     server.removePrompt("greet");
-    expect(await eventually(() => changed.prompts > 0)).toBe(true);
+    await until(() => changed.prompts > 0, { what: "prompts/list_changed" });
     expect(await client.listPrompts()).toEqual([]);
   });
 

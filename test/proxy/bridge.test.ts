@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import type { HttpServerHandle } from "../../src/server/index.js";
 import { createEverythingServer } from "../../src/servers/index.js";
-import { eventually } from "../helpers/processes.js";
+import { until } from "../helpers/until.js";
 import { allGone, CLI, type ProxyProcess, startProxy } from "./helpers.js";
 
 type CallResult = { content: { type: string; text?: string }[]; isError?: boolean };
@@ -104,10 +104,10 @@ describe("mcpkit proxy --http -- <command>: a stdio server over Streamable HTTP,
     const has = async (name: string) => (await client.listTools()).tools.some((tool) => tool.name === name);
     const hadTool = await has("test_dynamic_tool");
     await client.callTool({ name: "test_trigger_tool_change", arguments: {} });
-    expect(await eventually(() => changed.tools > before.tools)).toBe(true);
+    await until(() => changed.tools > before.tools, { what: "tools/list_changed" });
     expect(await has("test_dynamic_tool")).toBe(!hadTool);
     await client.callTool({ name: "test_trigger_prompt_change", arguments: {} });
-    expect(await eventually(() => changed.prompts > before.prompts)).toBe(true);
+    await until(() => changed.prompts > before.prompts, { what: "prompts/list_changed" });
     const { prompts } = await client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toContain("test_dynamic_prompt");
   });

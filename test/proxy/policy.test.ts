@@ -17,7 +17,7 @@ import {
 import type { RequestContext } from "../../src/server/index.js";
 import { McpServer } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/index.js";
-import { eventually } from "../helpers/processes.js";
+import { until } from "../helpers/until.js";
 
 let cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -174,9 +174,9 @@ describe("names stay bound to their tools", () => {
       calls.push("x");
       return "from x";
     });
-    expect(
-      await eventually(() => warnings.some((w) => w.includes('"x" of up left out: the name x stays up/a'))),
-    ).toBe(true);
+    await until(() => warnings.some((w) => w.includes('"x" of up left out: the name x stays up/a')), {
+      what: "the warning that x of up is left out",
+    });
     expect(await client.listTools()).toEqual([]);
     const rerouted = await client.callTool("x").catch((error: Error) => error);
     expect(rerouted).toBeInstanceOf(Error);

@@ -13,7 +13,7 @@ import type { ElicitResult } from "../../src/protocol/types/client-features.js";
 import { createProxyServer, type ProxyOptions } from "../../src/proxy/index.js";
 import { McpServer } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/index.js";
-import { eventually } from "../helpers/processes.js";
+
 import { until } from "../helpers/until.js";
 
 const EVERYTHING = fileURLToPath(
@@ -149,7 +149,7 @@ describe.each(ERAS)("an mcpkit upstream at %s through the proxy", (upstreamVersi
       expect(asked.sampling).toBe(1);
       // A session upstream runs the call once; a stateless one runs its handler once per round of its own.
       expect(upstream.began()).toBe(upstreamVersion === "2025-11-25" ? 1 : 4);
-      expect(await eventually(() => logs.length > 0)).toBe(true);
+      await until(() => logs.length > 0, { what: "a log message to reach the client" });
       expect(logs[0]).toMatchObject({ level: "info", data: "asking" });
     });
 

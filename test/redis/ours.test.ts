@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { McpClient } from "../../src/client/index.js";
-import { eventually } from "../helpers/processes.js";
+import { until } from "../helpers/until.js";
 import { useCluster } from "./helpers/cluster.js";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
@@ -53,7 +53,7 @@ describe("mcpkit's client through the balancer to three replicas", () => {
       await client.subscribeResource("test://watched");
       for (let i = 0; i < 3; i++) await client.callTool("touch", { uri: "test://watched" });
       await client.callTool("touch", { uri: "test://other" });
-      expect(await eventually(() => updates.length >= 3)).toBe(true);
+      await until(() => updates.length >= 3, { what: "three resources/updated" });
       expect(updates).toEqual(["test://watched", "test://watched", "test://watched"]);
     } finally {
       await client.close();
@@ -67,7 +67,7 @@ describe("mcpkit's client through the balancer to three replicas", () => {
     try {
       await client.setLoggingLevel("warning");
       for (let i = 0; i < 3; i++) await client.callTool("log");
-      expect(await eventually(() => logs.length >= 6)).toBe(true);
+      await until(() => logs.length >= 6, { what: "six log messages" });
       expect(logs).toEqual(["warning", "error", "warning", "error", "warning", "error"]);
     } finally {
       await client.close();
@@ -86,14 +86,14 @@ describe("mcpkit's client through the balancer to three replicas", () => {
       await modern.subscribeResource("test://watched");
       // The listen stream is open (on one replica) once a first update arrives through it.
       await other.callTool("touch", { uri: "test://watched" });
-      expect(await eventually(() => seen.modernUpdates.length >= 1)).toBe(true);
+      await until(() => seen.modernUpdates.length >= 1, {
+        what: "the first resources/updated on the 2026-07-28 client",
+      });
       for (let i = 0; i < 3; i++) await other.callTool("grow");
       for (let i = 0; i < 3; i++) await other.callTool("touch", { uri: "test://watched" });
-      expect(
-        await eventually(
-          () => seen.legacyLists >= 3 && seen.modernLists >= 3 && seen.modernUpdates.length >= 4,
-        ),
-      ).toBe(true);
+      await until(() => seen.legacyLists >= 3 && seen.modernLists >= 3 && seen.modernUpdates.length >= 4, {
+        what: "three list changes on each client and four updates on the 2026-07-28 one",
+      });
       expect(seen.modernUpdates).toEqual(Array(4).fill("test://watched"));
     } finally {
       await Promise.all([legacy.close(), modern.close(), other.close()]);

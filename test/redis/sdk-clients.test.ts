@@ -13,7 +13,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it, vi } from "vitest";
-import { eventually } from "../helpers/processes.js";
+import { until } from "../helpers/until.js";
 import { useCluster } from "./helpers/cluster.js";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
@@ -110,12 +110,12 @@ describe.each([
 
       await client.subscribe("test://watched");
       for (let i = 0; i < 3; i++) await client.call("touch", { uri: "test://watched" });
-      expect(await eventually(() => client.updates.length >= 3)).toBe(true);
+      await until(() => client.updates.length >= 3, { what: "three resources/updated" });
       expect(client.updates).toEqual(["test://watched", "test://watched", "test://watched"]);
 
       await client.setLevel("warning");
       for (let i = 0; i < 3; i++) await client.call("log");
-      expect(await eventually(() => client.logs.length >= 6)).toBe(true);
+      await until(() => client.logs.length >= 6, { what: "six log messages" });
       expect(client.logs).toEqual(["warning", "error", "warning", "error", "warning", "error"]);
 
       const sessionId = client.sessionId()!;

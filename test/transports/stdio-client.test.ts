@@ -5,7 +5,8 @@ import { McpClient } from "../../src/client/index.js";
 import { MultiServerClient } from "../../src/client/multi/index.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { StdioClientTransport } from "../../src/transports/stdio/client.js";
-import { alive, eventually, groupMembers } from "../helpers/processes.js";
+import { alive, groupMembers } from "../helpers/processes.js";
+import { until } from "../helpers/until.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 const raw = fixture("raw-server.js");
@@ -127,7 +128,9 @@ describe("stdio client transport", () => {
       onStderr: (l) => lines.push(l),
     });
     await client.ping();
-    expect(await eventually(() => lines.some((l) => l.startsWith("grandchild ")))).toBe(true);
+    await until(() => lines.some((l) => l.startsWith("grandchild ")), {
+      what: "the grandchild to report its pid",
+    });
   });
 
   it("leaves no process behind a `sh -c` wrapper after close()", async () => {
@@ -171,6 +174,6 @@ describe("stdio client transport", () => {
     holder.kill("SIGTERM");
     // The client still dies of the signal, as it would without mcpkit.
     expect(await exited).toBe("SIGTERM");
-    expect(await eventually(() => groupMembers(pgid).length === 0)).toBe(true);
+    await until(() => groupMembers(pgid).length === 0, { what: "every process of the group to exit" });
   });
 });
