@@ -215,7 +215,7 @@ describe("idle sessions", () => {
     const server = new McpServer({ name: "slow", version: "1.0.0" }).tool(
       "slow",
       { description: "Answers once a sweep would have ended an idle session" },
-      async (_args, ctx) => {
+      async () => {
         const started = Date.now();
         const swept = () => sweeps.mock.calls.some(([cutoff]) => cutoff > started);
         await until(swept, { what: "a sweep past the session's idle time" });
