@@ -7,7 +7,7 @@
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { delimiter, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { build } from "esbuild";
@@ -173,7 +173,7 @@ describe("the code blocks of README.md and docs/", () => {
         cwd: dir,
         timeout: SLOW,
         // The README's client runs `node`: this one, whatever PATH says.
-        env: { ...process.env, PATH: `${join(process.execPath, "..")}:${process.env.PATH ?? ""}` },
+        env: { ...process.env, PATH: `${join(process.execPath, "..")}${delimiter}${process.env.PATH ?? ""}` },
       });
       expect(stdout).toContain("my-calculator");
       expect(stdout).toContain("calculator - Evaluate an arithmetic expression");
