@@ -48,6 +48,10 @@ describe("extractBlocks", () => {
         "```typescript",
         "let b: number;",
         "```",
+        "Inline code at a line's start is no fence: ```` ```ts ```` stays text.",
+        "````ts",
+        "const c = '```';",
+        "````",
       ].join("\n"),
       "x.md",
     );
@@ -55,6 +59,7 @@ describe("extractBlocks", () => {
       { file: "x.md", line: 6, lang: "ts", code: "const a = 1;", name: "a.ts" },
       { file: "x.md", line: 10, lang: "js", code: "document.title;", notChecked: "needs a browser" },
       { file: "x.md", line: 15, lang: "ts", code: "let b: number;" },
+      { file: "x.md", line: 19, lang: "ts", code: "const c = '```';" },
     ]);
   });
 

@@ -22,7 +22,8 @@ export interface CodeBlock {
 }
 
 const LANGS: Record<string, CodeBlock["lang"]> = { ts: "ts", typescript: "ts", js: "js", javascript: "js" };
-const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/;
+/** An opening fence, as CommonMark has it: a backtick fence's info string holds no backtick. */
+const FENCE = /^( {0,3})(`{3,}(?!.*`)|~{3,})\s*([\w-]*)/;
 const MARKER = /^<!--\s*(not-checked|file):\s*(.*?)\s*-->$/;
 
 /** The blocks of one Markdown text, in order; a `not-checked` marker without a reason is an error. */
@@ -49,7 +50,8 @@ export function extractBlocks(markdown: string, file: string): CodeBlock[] {
     const [, indent, ticks, info] = fence;
     const body: string[] = [];
     let j = i + 1;
-    while (j < lines.length && !lines[j]!.trimStart().startsWith(ticks!)) body.push(lines[j++]!);
+    const close = new RegExp(`^ {0,3}${ticks![0]}{${ticks!.length},}\\s*$`);
+    while (j < lines.length && !close.test(lines[j]!)) body.push(lines[j++]!);
     if (j === lines.length) throw new Error(`${file}:${i + 1}: a code block that is never closed`);
     const lang = LANGS[info!.toLowerCase()];
     if (lang)
