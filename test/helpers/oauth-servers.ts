@@ -60,6 +60,11 @@ export interface AuthorizationServerOptions {
   accessTokenTtl?: number;
   /** Pre-registered clients (oidc-provider client metadata). */
   clients?: Record<string, unknown>[];
+  /**
+   * `false`: no refresh tokens, and none in `grant_types_supported` (oidc-provider then refuses a
+   * registration that asks for the `refresh_token` grant). Default `true`.
+   */
+  refreshTokens?: boolean;
 }
 
 async function listen(server: Server): Promise<number> {
@@ -117,8 +122,14 @@ export async function startAuthorizationServer(
     cookies: { keys: ["a cookie key for the tests"] },
     findAccount: (_ctx: unknown, accountId: string) => ({ accountId, claims: () => ({ sub: accountId }) }),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-    issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
-      client.grantTypeAllowed("refresh_token"),
+    // oidc-provider lists refresh_token among its grant types for a custom issueRefreshToken or an
+    // offline_access scope: with neither, it lists and issues none.
+    ...(options.refreshTokens === false
+      ? { scopes: ["openid"] }
+      : {
+          issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+            client.grantTypeAllowed("refresh_token"),
+        }),
     ttl: { AccessToken: options.accessTokenTtl ?? 3600, ClientCredentials: options.accessTokenTtl ?? 3600 },
     features: {
       devInteractions: { enabled: false },

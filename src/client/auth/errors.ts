@@ -17,6 +17,13 @@ export interface OAuthErrorData {
    * client's own secret or tokens) replaced by `[redacted]`.
    */
   description?: string;
+  /**
+   * Set when the authorization server does not let the client register itself (it offers no
+   * registration endpoint, or refused the registration, for instance because it requires an
+   * initial access token): the next step is a client registered there beforehand, passed as
+   * `clientId` with its `issuer`.
+   */
+  needsPreRegisteredClient?: true;
 }
 
 /** The longest message an `OAuthError` keeps: the client's own words, and a capped peer text or two. */
@@ -43,6 +50,7 @@ export class OAuthError extends McpError {
     const data: OAuthErrorData = { authorizationFailed: true };
     if (details.oauthError !== undefined) data.oauthError = peerText(details.oauthError);
     if (details.description !== undefined) data.description = peerText(details.description);
+    if (details.needsPreRegisteredClient) data.needsPreRegisteredClient = true;
     super(
       ErrorCode.InternalError,
       inertText(redactCredentials(message), { max: MESSAGE_LIMIT }),
@@ -57,6 +65,14 @@ export function peerText(text: string): string {
   return inertText(redactCredentials(text), { max: PEER_TEXT_LIMIT });
 }
 
+/** What `answeredError` adds to the server's answer. */
+export interface AnsweredErrorOptions {
+  cause?: unknown;
+  /** What to do next, in the client's own words: after the server's text, so it is never cut off. */
+  next?: string;
+  needsPreRegisteredClient?: true;
+}
+
 /**
  * The failure an authorization server answered with (RFC 6749 §5.2), as an `OAuthError`: `what`
  * failed, then its `error` and `error_description`, each capped and made inert before they are put
@@ -65,17 +81,22 @@ export function peerText(text: string): string {
 export function answeredError(
   what: string,
   answer: { error?: unknown; description?: unknown },
-  options?: { cause?: unknown },
+  options: AnsweredErrorOptions = {},
 ): OAuthError {
   const error = typeof answer.error === "string" && answer.error !== "" ? peerText(answer.error) : undefined;
   const description =
     typeof answer.description === "string" && answer.description !== ""
       ? peerText(answer.description)
       : undefined;
+  const { next, cause, needsPreRegisteredClient } = options;
   return new OAuthError(
-    `${what}${error ? `: ${error}` : ""}${description ? ` (${description})` : ""}`,
-    { ...(error !== undefined && { oauthError: error }), ...(description !== undefined && { description }) },
-    options,
+    `${what}${error ? `: ${error}` : ""}${description ? ` (${description})` : ""}${next ? `; ${next}` : ""}`,
+    {
+      ...(error !== undefined && { oauthError: error }),
+      ...(description !== undefined && { description }),
+      ...(needsPreRegisteredClient && { needsPreRegisteredClient }),
+    },
+    cause === undefined ? undefined : { cause },
   );
 }
 

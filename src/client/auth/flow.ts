@@ -1,3 +1,4 @@
+import type * as oauth from "oauth4webapi";
 import { authorizationCode, prepareRedirect, type Redirect } from "./authorize.js";
 import type { Discovered } from "./discovery.js";
 import type { DpopKey } from "./dpop.js";
@@ -13,7 +14,7 @@ import {
   workloadAssertion,
 } from "./grants.js";
 import type { OAuthHttp } from "./http.js";
-import { clientAuthentication, clientIdentity } from "./identity.js";
+import { authMethodOf, clientAuthentication, clientIdentity } from "./identity.js";
 import { sameIssuer } from "./issuer.js";
 import type { OAuthGrant, OAuthOptions } from "./options.js";
 import type { Secrets } from "./redact.js";
@@ -59,11 +60,20 @@ function checkIssuer(found: Discovered, options: OAuthOptions): void {
   );
 }
 
-/** The grant types a client registers for, by the grant it uses. */
-function grantTypes(grant: OAuthGrant): string[] {
+/**
+ * The grant types a client registers for: the grant it uses, and `refresh_token` with the
+ * authorization code grant unless the authorization server's `grant_types_supported` leaves it out
+ * (servers refuse a registration asking for a grant type they do not offer). A server that lists
+ * none is asked for both, as before: by the letter of RFC 8414 its default (`authorization_code`,
+ * `implicit`) leaves refresh tokens out, but servers that omit the list commonly issue them.
+ */
+function grantTypes(grant: OAuthGrant, as: oauth.AuthorizationServer): string[] {
   switch (grant.type) {
-    case "authorization_code":
-      return ["authorization_code", "refresh_token"];
+    case "authorization_code": {
+      const supported = as.grant_types_supported;
+      const refresh = !Array.isArray(supported) || supported.includes("refresh_token");
+      return refresh ? ["authorization_code", "refresh_token"] : ["authorization_code"];
+    }
     case "client_credentials":
       return ["client_credentials"];
     default:
@@ -76,13 +86,14 @@ export async function obtainTokens(request: ObtainRequest): Promise<Obtained> {
   const { found, options, http, secrets } = request;
   checkIssuer(found, options);
   const grant = options.grant ?? { type: "authorization_code" };
+  const registered = grantTypes(grant, found.as);
   const scopes = selectScopes({
     challenged: request.challengedScopes,
     configured: options.scopes,
     resource: found.metadata,
     as: found.as,
     previous: request.previousScopes,
-    wantsRefresh: grant.type === "authorization_code",
+    wantsRefresh: registered.includes("refresh_token"),
   });
   let redirect: Redirect | undefined;
   try {
@@ -92,7 +103,7 @@ export async function obtainTokens(request: ObtainRequest): Promise<Obtained> {
       options,
       stored: request.state?.client,
       redirectUri: redirect?.redirectUri,
-      grantTypes: grantTypes(grant),
+      grantTypes: registered,
       http,
       secrets,
     });
@@ -102,6 +113,8 @@ export async function obtainTokens(request: ObtainRequest): Promise<Obtained> {
       as: found.as,
       client: { client_id: identity.client.client_id },
       auth: await clientAuthentication(identity.client, options),
+      method: authMethodOf(identity.client),
+      preRegistered: identity.preRegistered,
       resource: found.resource,
       scopes,
       http,
@@ -148,6 +161,8 @@ export async function refreshTokens(context: FlowContext, refreshToken: string):
     as: found.as,
     client: { client_id: identity.client.client_id },
     auth: await clientAuthentication(identity.client, options),
+    method: authMethodOf(identity.client),
+    preRegistered: identity.preRegistered,
     resource: state?.resource ?? found.resource,
     scopes: [],
     http,

@@ -2,10 +2,10 @@ import * as oauth from "oauth4webapi";
 import type { DpopKey } from "./dpop.js";
 import { OAuthError } from "./errors.js";
 import type { OAuthHttp } from "./http.js";
-import { asOAuthError } from "./identity.js";
 import type { EnterpriseGrant, JwtBearerGrant } from "./options.js";
 import type { Secrets } from "./redact.js";
 import type { StoredTokens } from "./store.js";
+import { credentialsCheck, tokenError } from "./token-error.js";
 
 export const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -17,6 +17,10 @@ export interface TokenContext {
   as: oauth.AuthorizationServer;
   client: oauth.Client;
   auth: oauth.ClientAuth;
+  /** The token endpoint authentication method `auth` applies, named when the server refuses it. */
+  method: string;
+  /** Whether the client's credentials came from the options (else from a registration). */
+  preRegistered: boolean;
   /** The resource indicator (RFC 8707) the tokens are for. */
   resource: string;
   scopes: string[];
@@ -50,17 +54,27 @@ function grantParameters(context: TokenContext, own: Record<string, string> = {}
  * Runs a token request, once more if the authorization server demands a DPoP nonce (RFC 9449 §8;
  * the handle keeps the nonce from the refusal).
  */
-async function withNonce<T>(what: string, secrets: Secrets, request: () => Promise<T>): Promise<T> {
+async function withNonce<T>(context: TokenContext, what: string, request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {
-    if (!oauth.isDPoPNonceError(error)) throw asOAuthError(error, what, secrets);
+    if (!oauth.isDPoPNonceError(error)) throw await refusal(context, error, what);
     try {
       return await request();
     } catch (again) {
-      throw asOAuthError(again, what, secrets);
+      throw await refusal(context, again, what);
     }
   }
+}
+
+/** A failed token request of this client as an `OAuthError`. */
+function refusal(context: TokenContext, error: unknown, what: string): Promise<OAuthError> {
+  const { client, method, preRegistered, secrets } = context;
+  return tokenError(error, what, secrets, {
+    clientId: client.client_id,
+    method,
+    check: credentialsCheck(method, preRegistered),
+  });
 }
 
 /** The token response as the store keeps it. */
@@ -89,7 +103,7 @@ export function exchangeCode(
   verifier: string,
 ): Promise<oauth.TokenEndpointResponse> {
   const { as, client, auth } = context;
-  return withNonce(`The token request to ${as.token_endpoint} failed`, context.secrets, async () => {
+  return withNonce(context, `The token request to ${as.token_endpoint} failed`, async () => {
     const response = await oauth.authorizationCodeGrantRequest(
       as,
       client,
@@ -106,7 +120,7 @@ export function exchangeCode(
 /** Trades a refresh token for new tokens. */
 export function refresh(context: TokenContext, refreshToken: string): Promise<oauth.TokenEndpointResponse> {
   const { as, client, auth } = context;
-  return withNonce(`Refreshing the token at ${as.token_endpoint} failed`, context.secrets, async () => {
+  return withNonce(context, `Refreshing the token at ${as.token_endpoint} failed`, async () => {
     const response = await oauth.refreshTokenGrantRequest(
       as,
       client,
@@ -122,27 +136,23 @@ export function refresh(context: TokenContext, refreshToken: string): Promise<oa
 export function clientCredentials(context: TokenContext): Promise<oauth.TokenEndpointResponse> {
   const { as, client, auth } = context;
   const parameters = grantParameters(context);
-  return withNonce(
-    `The client credentials grant at ${as.token_endpoint} failed`,
-    context.secrets,
-    async () => {
-      const response = await oauth.clientCredentialsGrantRequest(
-        as,
-        client,
-        auth,
-        parameters,
-        requestOptions(context),
-      );
-      return oauth.processClientCredentialsResponse(as, client, response);
-    },
-  );
+  return withNonce(context, `The client credentials grant at ${as.token_endpoint} failed`, async () => {
+    const response = await oauth.clientCredentialsGrantRequest(
+      as,
+      client,
+      auth,
+      parameters,
+      requestOptions(context),
+    );
+    return oauth.processClientCredentialsResponse(as, client, response);
+  });
 }
 
 /** The JWT bearer grant (RFC 7523) with `assertion`. */
 export function jwtBearer(context: TokenContext, assertion: string): Promise<oauth.TokenEndpointResponse> {
   const { as, client, auth } = context;
   const parameters = grantParameters(context, { assertion });
-  return withNonce(`The JWT bearer grant at ${as.token_endpoint} failed`, context.secrets, async () => {
+  return withNonce(context, `The JWT bearer grant at ${as.token_endpoint} failed`, async () => {
     const response = await oauth.genericTokenEndpointRequest(
       as,
       client,
@@ -215,6 +225,10 @@ export async function identityAssertion(context: TokenContext, grant: Enterprise
     context.secrets.add(result.access_token);
     return result.access_token;
   } catch (error) {
-    throw asOAuthError(error, `The token exchange at ${endpoint.href} failed`, context.secrets);
+    throw await tokenError(error, `The token exchange at ${endpoint.href} failed`, context.secrets, {
+      clientId: grant.clientId,
+      method: grant.clientSecret === undefined ? "none" : "client_secret_post",
+      check: "check the enterprise grant's clientId and clientSecret, which are the identity provider's",
+    });
   }
 }

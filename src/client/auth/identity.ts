@@ -53,10 +53,15 @@ export async function clientIdentity(context: IdentityContext): Promise<ClientId
   if (as.registration_endpoint !== undefined)
     return { client: await register(context), preRegistered: false };
   throw new OAuthError(
-    `The authorization server ${as.issuer} offers no dynamic client registration; pass a pre-registered clientId` +
-      (as.client_id_metadata_document_supported === true ? " or a clientMetadataUrl" : ""),
+    `The authorization server ${as.issuer} offers no dynamic client registration; ${PRE_REGISTER}` +
+      (as.client_id_metadata_document_supported === true ? ", or a clientMetadataUrl" : ""),
+    { needsPreRegisteredClient: true },
   );
 }
+
+/** What to do when the client cannot register itself. */
+const PRE_REGISTER =
+  "register a client there beforehand and pass its clientId and issuer (with its clientSecret or clientPrivateKey if it is a confidential client)";
 
 /** Dynamic client registration as a native (loopback or custom-scheme redirect) or web client. */
 async function register(context: IdentityContext): Promise<StoredClient> {
@@ -115,10 +120,16 @@ async function registrationResponse(
   }
   if (response.status !== 201 && response.status !== 200) {
     const hide = (text: unknown) => (typeof text === "string" ? secrets.redact(text) : text);
-    throw answeredError(`${what} failed: HTTP ${response.status}`, {
-      error: hide(body.error),
-      description: hide(body.error_description),
-    });
+    const answer = { error: hide(body.error), description: hide(body.error_description) };
+    const failed = `${what} failed: HTTP ${response.status}`;
+    // A server error may pass; a refusal (RFC 7591 §3.2.2) will not.
+    if (response.status < 400 || response.status >= 500) throw answeredError(failed, answer);
+    // 401 and 403: registration needs an initial access token (RFC 7591 §3), as at Okta or Keycloak.
+    const why =
+      response.status === 401 || response.status === 403
+        ? "the authorization server lets only clients with an initial access token register"
+        : "the authorization server refused the registration";
+    throw answeredError(failed, answer, { next: `${why}: ${PRE_REGISTER}`, needsPreRegisteredClient: true });
   }
   if (typeof body.client_id !== "string" || body.client_id === "")
     throw new OAuthError(`${what}: the answer has no client_id`);
@@ -165,14 +176,19 @@ function secretExpired(client: StoredClient): boolean {
   return expires !== undefined && expires > 0 && expires <= Date.now();
 }
 
+/** The token endpoint authentication method of `client`: its own, else what its credentials allow. */
+export function authMethodOf(client: StoredClient): string {
+  return (
+    client.token_endpoint_auth_method ?? (client.client_secret === undefined ? "none" : "client_secret_basic")
+  );
+}
+
 /** How the client authenticates at the token endpoint, as oauth4webapi applies it. */
 export async function clientAuthentication(
   client: StoredClient,
   options: OAuthOptions,
 ): Promise<oauth.ClientAuth> {
-  const method =
-    client.token_endpoint_auth_method ??
-    (client.client_secret === undefined ? "none" : "client_secret_basic");
+  const method = authMethodOf(client);
   switch (method) {
     case "none":
       return oauth.None();
