@@ -1,11 +1,12 @@
 /** `login <url>` and `logout <url>`: sign in to a protected server ahead of time, and forget it. */
 import { type Command, Option } from "commander";
+import { isOAuthError, type OAuthErrorData } from "../../client/auth/errors.js";
 import { checkIssuerOption } from "../../client/auth/issuer.js";
 import { OAuthSession } from "../../client/auth/session.js";
 import { McpClient } from "../../client/client.js";
 import { type AuthCliOptions, cliAuth, cliTokenStore } from "../shared/auth.js";
 import { examplesHelp } from "../shared/command.js";
-import { UsageError } from "../shared/errors.js";
+import { ConnectionError, describeError, UsageError } from "../shared/errors.js";
 import { parseDuration } from "../shared/options.js";
 import { peerText } from "../shared/peer-text.js";
 import { note } from "../shared/status.js";
@@ -31,7 +32,11 @@ async function login(url: string, options: AuthCliOptions & { timeout: number })
   const session = new OAuthSession(url, { ...cliAuth(options, url, true), store });
   // Signing in again starts afresh: whatever was kept may be what no longer works.
   await session.forget();
-  const client = await McpClient.connect({ url, auth: session, handshakeTimeout: options.timeout });
+  const client = await McpClient.connect({ url, auth: session, handshakeTimeout: options.timeout }).catch(
+    (error: unknown) => {
+      throw preRegistrationHint(error, url);
+    },
+  );
   await client.close();
   if (session.authorizations === 0) {
     note(`mcpkit: ${url} did not ask to sign in; nothing was kept`);
@@ -41,6 +46,19 @@ async function login(url: string, options: AuthCliOptions & { timeout: number })
   const scopes = tokens?.scope ? ` (scopes: ${peerText(tokens.scope, "message")})` : "";
   process.stdout.write(
     `Signed in to ${url}${scopes}; the tokens are kept in ${store.fileOf(session.server.href)}\n`,
+  );
+}
+
+/**
+ * The authorization server would not let mcpkit register itself: the library's error names the
+ * API's options, this says how to sign in from the command line with a client registered beforehand.
+ */
+function preRegistrationHint(error: unknown, url: string): unknown {
+  if (!isOAuthError(error) || (error as { data: OAuthErrorData }).data.needsPreRegisteredClient !== true)
+    return error;
+  return new ConnectionError(
+    `${describeError(error)}\n  To sign in anyway: register a public client for mcpkit at that authorization server, with the redirect URI http://127.0.0.1/callback (any port), then run: mcpkit login --client-id <its client id> --issuer <the authorization server's issuer URL> ${url}`,
+    { cause: error },
   );
 }
 
@@ -60,7 +78,10 @@ export function registerAuthCommands(program: Command): void {
       "Signs in to a protected server: discovers its authorization server, registers mcpkit there if needed, opens your browser to sign in, and keeps the tokens (readable only by you) for every later command with that URL. Commands sign in by themselves when a server asks, if they run at a terminal.",
     )
     .argument("<url>", "the server's MCP endpoint")
-    .option("--client-id <id>", "a client registered with the authorization server beforehand")
+    .option(
+      "--client-id <id>",
+      "a client registered with the authorization server beforehand (a public client, redirect URI http://127.0.0.1/callback): for servers that do not let mcpkit register itself",
+    )
     .option(
       "--issuer <url>",
       "the authorization server to sign in with (its issuer URL): a server that names another one is refused",
