@@ -3,9 +3,12 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { type FramingError, NdjsonDecoder, serializeMessage } from "../../jsonrpc/framing.js";
 import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
 import { PIPE_NETWORK, type Transport, type TransportHandlers } from "../../protocol/transport.js";
+import { inertText } from "../../util/inert-text.js";
 import { childEnvironment } from "./child-env.js";
+import { LineGuard, type SkippedLine } from "./line-guard.js";
 import { groupAlive, signalGroup } from "./process-group.js";
 import { trackGroup, untrackGroup } from "./reaper.js";
+import { skippedResponseId } from "./skipped-response.js";
 import { StderrTail } from "./stderr-tail.js";
 import { MESSAGES_PER_TURN, WriteBatcher } from "./write-batcher.js";
 
@@ -30,6 +33,14 @@ export interface StdioServerParameters {
   closeTimeout?: number;
   /** Longest message accepted from the server, in characters; a longer one closes the connection. */
   maxMessageSize?: number;
+  /**
+   * Longest message accepted from the server, in bytes, counted as it arrives: a longer line is
+   * skipped unread (never decoded, kept whole or parsed, so it neither fills memory nor holds the
+   * event loop) and the connection stays usable. A response skipped so fails its request with
+   * `-32603` and `data: { size, maxMessageBytes }`; anything else skipped is reported as an error.
+   * Default: no such bound (only `maxMessageSize`).
+   */
+  maxMessageBytes?: number;
   /**
    * How many lines that are not JSON-RPC messages (a debugger's or a banner's, pretty-printed JSON)
    * the server may write to stdout in a row before the connection is closed. Each is skipped and
@@ -113,7 +124,17 @@ export class StdioClientTransport implements Transport {
       { maxMessageSize: this.params.maxMessageSize, messagesPerTurn: MESSAGES_PER_TURN },
     );
     this.decoder = decoder;
-    child.stdout!.on("data", (chunk: Buffer) => decoder.push(chunk));
+    const { maxMessageBytes } = this.params;
+    if (maxMessageBytes === undefined) {
+      child.stdout!.on("data", (chunk: Buffer) => decoder.push(chunk));
+    } else {
+      const guard = new LineGuard(
+        maxMessageBytes,
+        (bytes) => decoder.push(bytes),
+        (line) => this.skipped(line, maxMessageBytes),
+      );
+      child.stdout!.on("data", (chunk: Buffer) => guard.push(chunk));
+    }
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (chunk: string) => this.stderr.push(chunk));
     child.on("exit", () => {
@@ -204,6 +225,32 @@ export class StdioClientTransport implements Transport {
         `Skipped a line the server wrote to stdout that is not a JSON-RPC message: ${excerpt}`,
       ),
     );
+  }
+
+  /**
+   * A line longer than `maxMessageBytes`, skipped whole: the request it answers fails, with the
+   * sizes in `data`; a line that is no response is reported.
+   */
+  private skipped(line: SkippedLine, limit: number): void {
+    if (this.badLine || !this.handlers) return;
+    const data = { size: line.bytes, maxMessageBytes: limit };
+    const id = skippedResponseId(line);
+    if (id === undefined) {
+      this.handlers.onerror(
+        new McpError(
+          ErrorCode.ParseError,
+          `Skipped a message of ${line.bytes} bytes the server wrote to stdout, more than maxMessageBytes (${limit}): ${inertText(line.head, { max: 200 })}`,
+          data,
+        ),
+      );
+      return;
+    }
+    const error = new McpError(
+      ErrorCode.InternalError,
+      `The server's response to request ${inertText(JSON.stringify(id), { max: 100 })} is ${line.bytes} bytes, more than maxMessageBytes (${limit}); it was skipped unread`,
+      data,
+    );
+    this.handlers.onmessage({ jsonrpc: "2.0", id, error: error.toJSON() });
   }
 
   /** A line longer than `maxMessageSize`: the stream can no longer be trusted. */
