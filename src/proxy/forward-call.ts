@@ -14,7 +14,13 @@ import type { CallToolResult } from "../protocol/types/tools.js";
 import { digestArguments } from "./audit.js";
 import { asCaller } from "./caller.js";
 import { resultOf } from "./forward.js";
-import { boundedError, checkResultSize, type UpstreamGate, type UpstreamLimits } from "./limits.js";
+import {
+  boundedError,
+  checkResultSize,
+  skippedResultError,
+  type UpstreamGate,
+  type UpstreamLimits,
+} from "./limits.js";
 import type { ToolCallContext } from "./middleware.js";
 import { AbandonedCall, askFront, continuedCallId, ForwardedCall, type ForwardedCalls } from "./questions.js";
 
@@ -139,7 +145,7 @@ async function upstreamCall(target: ForwardTarget, ctx: ToolCallContext, call: F
         gate.leave();
       }
     } catch (error) {
-      throw boundedError(error);
+      throw boundedError(skippedResultError(ctx.server, ctx.tool, error, limits));
     }
     const result = resultOf(output);
     call.resultSize = checkResultSize(ctx.server, ctx.tool, result, limits);

@@ -16,7 +16,7 @@ import type { RequestContext } from "../server/context.js";
 import { asCaller } from "./caller.js";
 import { resultOf } from "./forward.js";
 import type { ForwardTarget } from "./forward-call.js";
-import { boundedError, checkResultSize } from "./limits.js";
+import { boundedError, checkResultSize, skippedResultError } from "./limits.js";
 import type { ToolCallContext } from "./middleware.js";
 import { askFront, ForwardedCall } from "./questions.js";
 
@@ -101,7 +101,13 @@ async function follow(
     });
     throw new McpError(ErrorCode.InternalError, `The task on ${ctx.server} was cancelled`);
   }
-  const result = resultOf(await task.result());
+  let output: Awaited<ReturnType<ToolTask["result"]>>;
+  try {
+    output = await task.result();
+  } catch (error) {
+    throw skippedResultError(ctx.server, ctx.tool, error, limits);
+  }
+  const result = resultOf(output);
   ctx.resultSize = checkResultSize(ctx.server, ctx.tool, result, limits);
   return result;
 }

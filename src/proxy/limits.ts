@@ -3,12 +3,26 @@ import type { CallToolResult } from "../protocol/types/tools.js";
 
 /** What the proxy lets through from each upstream, so one cannot hurt the others or the client. */
 export interface UpstreamLimits {
-  /** The largest tool result passed on, in bytes of JSON; a larger one is an error. Default 16 MiB. */
+  /**
+   * The largest tool result passed on, in bytes of JSON; a larger one is an error. Default 16 MiB.
+   * A stdio upstream's response more than 64 KiB over it (its whole line) is refused as it arrives,
+   * skipped unread, so it neither fills the proxy's memory nor holds up its other calls; this bounds
+   * every response of a stdio upstream (resource reads, lists) the same way.
+   */
   maxResultSize?: number;
   /** The most calls in flight to one upstream; the others wait their turn. Default 16. */
   maxConcurrency?: number;
   /** The most calls waiting for one upstream; one more is refused at once. Default 256. */
   maxQueued?: number;
+}
+
+const DEFAULT_MAX_RESULT_SIZE = 16 * 1024 * 1024;
+/** What a response adds around its result (`{"jsonrpc":"2.0","id":…,"result":…}`), with room to spare. */
+const RESPONSE_ENVELOPE = 64 * 1024;
+
+/** The longest line a stdio upstream may write, in bytes: its result over `maxResultSize`, surely. */
+export function maxResponseBytes(limits: UpstreamLimits): number {
+  return (limits.maxResultSize ?? DEFAULT_MAX_RESULT_SIZE) + RESPONSE_ENVELOPE;
 }
 
 /** How much of an upstream error's `message` and `data` is passed on. */
@@ -115,13 +129,36 @@ export function checkResultSize(
   result: CallToolResult,
   limits: UpstreamLimits,
 ): number | undefined {
-  const max = limits.maxResultSize ?? 16 * 1024 * 1024;
+  const max = limits.maxResultSize ?? DEFAULT_MAX_RESULT_SIZE;
   if (jsonSizeBound(result) <= max) return undefined;
   const size = Buffer.byteLength(JSON.stringify(result));
   if (size <= max) return size;
   throw new McpError(
     ErrorCode.InternalError,
-    `The result of ${server}/${tool} is ${size} bytes, more than the proxy passes on (maxResultSize ${max})`,
+    `The result of ${server}/${tool} is ${size} bytes, more than the proxy passes on (maxResultSize ${max}); a larger maxResultSize lets it through`,
+    { size, maxResultSize: max },
+  );
+}
+
+/**
+ * The error of a call whose response a stdio upstream's transport skipped unread for its size
+ * (`data: { size, maxMessageBytes }`, see `maxResponseBytes`), in the proxy's words; any other
+ * error as it is.
+ */
+export function skippedResultError(
+  server: string,
+  tool: string,
+  error: unknown,
+  limits: UpstreamLimits,
+): unknown {
+  if (!(error instanceof McpError) || error.code !== ErrorCode.InternalError) return error;
+  const data = error.data as { size?: unknown; maxMessageBytes?: unknown } | undefined;
+  if (typeof data?.size !== "number" || typeof data.maxMessageBytes !== "number") return error;
+  const max = limits.maxResultSize ?? DEFAULT_MAX_RESULT_SIZE;
+  return new McpError(
+    ErrorCode.InternalError,
+    `The result of ${server}/${tool} is more than the proxy passes on (maxResultSize ${max}): its response is ${data.size} bytes, refused unread; a larger maxResultSize lets it through`,
+    { size: data.size, maxResultSize: max },
   );
 }
 

@@ -3,11 +3,12 @@ import type { MultiServerOptions } from "../client/multi/multi-client.js";
 import type { ReconnectPolicy } from "../client/multi/reconnect.js";
 import type { CommonClientOptions } from "../client/options.js";
 import type { ServerInfo, ServerOptions } from "../server/server.js";
+import type { StdioServerParameters } from "../transports/stdio/client.js";
 import type { AccessRule } from "./access.js";
 import type { AuditSink } from "./audit.js";
 import { type UpstreamAuth, upstreamHeaders } from "./caller.js";
 import type { ToolRule } from "./filter.js";
-import type { UpstreamLimits } from "./limits.js";
+import { maxResponseBytes, type UpstreamLimits } from "./limits.js";
 import type { ToolCallMiddleware } from "./middleware.js";
 import type { ToolOverride } from "./overrides.js";
 import type { PolicyRule } from "./policy.js";
@@ -87,9 +88,19 @@ export function multiOptions(
   label: (server: string) => string,
   calls: ForwardedCalls,
 ): MultiServerOptions {
+  // A stdio upstream's response over maxResultSize is skipped as it arrives, never read whole: the
+  // client passes its options on to the stdio transport, whose `maxMessageBytes` this is.
+  const maxMessageBytes = maxResponseBytes(options);
   // Each upstream's sampling, elicitation and roots requests go to the caller of their call.
   const multi: MultiServerOptions = {
-    clientOptions: (server) => ({ ...calls.features(server), ...options.clientOptions }),
+    clientOptions: (server) => {
+      const client: CommonClientOptions & Pick<StdioServerParameters, "maxMessageBytes"> = {
+        ...calls.features(server),
+        maxMessageBytes,
+        ...options.clientOptions,
+      };
+      return client;
+    },
   };
   if (options.upstreamAuth) multi.requestHeaders = upstreamHeaders(options.upstreamAuth, label);
   if (options.timeout !== undefined) multi.timeout = options.timeout;
