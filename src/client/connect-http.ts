@@ -19,10 +19,10 @@ export async function httpTransports(
   options: HttpClientOptions,
   authorizer?: HttpAuthorizer,
 ): Promise<(() => Promise<Transport>)[]> {
-  const { url, headers, fetch, reconnect, endpointTimeout } = options;
+  const { url, headers, fetch, reconnect, endpointTimeout, maxMessageBytes } = options;
   const streamable = async () => {
     const { StreamableHttpClientTransport } = await import("../transports/http/client/transport.js");
-    return new StreamableHttpClientTransport({ url, headers, fetch, reconnect, authorizer });
+    return new StreamableHttpClientTransport({ url, headers, fetch, reconnect, authorizer, maxMessageBytes });
   };
   const sse = async () => {
     const { SseClientTransport } = await import("../transports/legacy-sse/client.js");

@@ -83,6 +83,11 @@ export interface HttpClientOptions extends CommonClientOptions {
   /** How long the legacy SSE transport waits for the `endpoint` event; default 30 s. */
   endpointTimeout?: number;
   /**
+   * Longest JSON response body accepted from the server (Streamable HTTP), in bytes: a longer one
+   * is dropped unparsed and its request fails. Default: none.
+   */
+  maxMessageBytes?: number;
+  /**
    * OAuth 2.1 for a protected server: on `401` the client discovers the authorization server,
    * authorizes (see `OAuthOptions`) and sends the request again with the token. `{}` takes every
    * default; an `OAuthSession` shares its tokens with other connections.

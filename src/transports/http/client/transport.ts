@@ -33,6 +33,12 @@ export interface StreamableHttpClientOptions {
   closeTimeout?: number;
   /** Authorizes every request and answers `401`/`403` challenges (the OAuth client). */
   authorizer?: HttpAuthorizer;
+  /**
+   * Longest JSON response body accepted, in bytes: a longer one (by its `Content-Length`, else as
+   * it arrives) is dropped unparsed, and its request fails with `-32603` and
+   * `data: { size, maxMessageBytes }`. Events of an SSE response are not bounded by it. Default: none.
+   */
+  maxMessageBytes?: number;
 }
 
 /**
@@ -272,7 +278,7 @@ export class StreamableHttpClientTransport implements Transport {
       response.discard();
       throw new Error(`the server answered with ${type || "no content type"}, not JSON or an event stream`);
     }
-    const text = await response.text();
+    const text = await this.jsonBody(id, response);
     let body: unknown;
     try {
       body = this.parser.parse(text);
@@ -289,6 +295,33 @@ export class StreamableHttpClientTransport implements Transport {
       this.deliver(message);
     }
     if (!answered) throw new Error(`the server's JSON response holds no response to request ${id}`);
+  }
+
+  /** The JSON answer to request `id`, as text: refused unread past `maxMessageBytes`. */
+  private async jsonBody(id: RequestId, response: HttpResponse): Promise<string> {
+    const limit = this.options.maxMessageBytes;
+    if (limit === undefined) return response.text();
+    const tooLarge = (size: number) =>
+      new McpError(
+        ErrorCode.InternalError,
+        `The server's response to request ${id} is ${size} bytes, more than maxMessageBytes (${limit}); it was skipped unread`,
+        { size, maxMessageBytes: limit },
+      );
+    const declared = Number(response.header("content-length"));
+    if (declared > limit) {
+      response.discard();
+      throw tooLarge(declared);
+    }
+    // Without a length, counted as it comes: past the limit the rest is read (the connection stays
+    // reusable) but not kept.
+    let text = "";
+    let size = 0;
+    await response.read((chunk) => {
+      size += Buffer.byteLength(chunk);
+      if (size <= limit) text += chunk;
+    });
+    if (size > limit) throw tooLarge(size);
+    return text;
   }
 
   /** Opens the standalone GET stream, for what the server sends outside any request. */
