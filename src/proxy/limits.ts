@@ -5,9 +5,10 @@ import type { CallToolResult } from "../protocol/types/tools.js";
 export interface UpstreamLimits {
   /**
    * The largest tool result passed on, in bytes of JSON; a larger one is an error. Default 16 MiB.
-   * A stdio upstream's response more than 64 KiB over it (its whole line) is refused as it arrives,
-   * skipped unread, so it neither fills the proxy's memory nor holds up its other calls; this bounds
-   * every response of a stdio upstream (resource reads, lists) the same way.
+   * An upstream's response more than 64 KiB over it (a stdio upstream's line, an HTTP upstream's
+   * JSON body) is refused as it arrives, unparsed, so it neither fills the proxy's memory nor holds
+   * up its other calls; this bounds the upstreams' other responses (resource reads, lists) the same
+   * way. (An HTTP upstream's answer sent as an event stream is only checked once parsed.)
    */
   maxResultSize?: number;
   /** The most calls in flight to one upstream; the others wait their turn. Default 16. */
@@ -20,7 +21,7 @@ const DEFAULT_MAX_RESULT_SIZE = 16 * 1024 * 1024;
 /** What a response adds around its result (`{"jsonrpc":"2.0","id":…,"result":…}`), with room to spare. */
 const RESPONSE_ENVELOPE = 64 * 1024;
 
-/** The longest line a stdio upstream may write, in bytes: its result over `maxResultSize`, surely. */
+/** The longest response an upstream may send, in bytes: past it, its result is over `maxResultSize`, surely. */
 export function maxResponseBytes(limits: UpstreamLimits): number {
   return (limits.maxResultSize ?? DEFAULT_MAX_RESULT_SIZE) + RESPONSE_ENVELOPE;
 }
@@ -141,7 +142,7 @@ export function checkResultSize(
 }
 
 /**
- * The error of a call whose response a stdio upstream's transport skipped unread for its size
+ * The error of a call whose response the upstream's transport skipped unread for its size
  * (`data: { size, maxMessageBytes }`, see `maxResponseBytes`), in the proxy's words; any other
  * error as it is.
  */

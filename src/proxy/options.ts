@@ -1,7 +1,7 @@
 /** Options every proxy takes, whichever upstreams it serves. */
 import type { MultiServerOptions } from "../client/multi/multi-client.js";
 import type { ReconnectPolicy } from "../client/multi/reconnect.js";
-import type { CommonClientOptions } from "../client/options.js";
+import type { CommonClientOptions, HttpClientOptions } from "../client/options.js";
 import type { ServerInfo, ServerOptions } from "../server/server.js";
 import type { StdioServerParameters } from "../transports/stdio/client.js";
 import type { AccessRule } from "./access.js";
@@ -88,17 +88,18 @@ export function multiOptions(
   label: (server: string) => string,
   calls: ForwardedCalls,
 ): MultiServerOptions {
-  // A stdio upstream's response over maxResultSize is skipped as it arrives, never read whole: the
-  // client passes its options on to the stdio transport, whose `maxMessageBytes` this is.
+  // An upstream's response over maxResultSize is refused as it arrives, never parsed: the options
+  // reach the stdio transport and the HTTP client (`maxMessageBytes` of both) from here.
   const maxMessageBytes = maxResponseBytes(options);
   // Each upstream's sampling, elicitation and roots requests go to the caller of their call.
   const multi: MultiServerOptions = {
     clientOptions: (server) => {
-      const client: CommonClientOptions & Pick<StdioServerParameters, "maxMessageBytes"> = {
-        ...calls.features(server),
-        maxMessageBytes,
-        ...options.clientOptions,
-      };
+      const client: CommonClientOptions & Pick<HttpClientOptions & StdioServerParameters, "maxMessageBytes"> =
+        {
+          ...calls.features(server),
+          maxMessageBytes,
+          ...options.clientOptions,
+        };
       return client;
     },
   };

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import { ErrorCode, McpError } from "../../src/jsonrpc/errors.js";
 import { createProxyServer } from "../../src/proxy/index.js";
+import { McpServer } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/pair.js";
 
 const cleanups: (() => unknown)[] = [];
@@ -59,6 +60,27 @@ createInterface({ input: process.stdin }).on("line", (raw) => {
 
 const KiB = 1024;
 
+/** Measures every JSON.parse of this process, where the proxy runs; returns the longest text's length. */
+function measureParses(): () => number {
+  const parse = JSON.parse;
+  let longest = 0;
+  vi.spyOn(JSON, "parse").mockImplementation((text: string, reviver?: Parameters<typeof parse>[1]) => {
+    if (typeof text === "string" && text.length > longest) longest = text.length;
+    return parse(text, reviver);
+  });
+  cleanups.push(() => vi.restoreAllMocks());
+  return () => longest;
+}
+
+async function connectTo(proxy: Awaited<ReturnType<typeof createProxyServer>>): Promise<McpClient> {
+  cleanups.push(() => proxy.close());
+  const [serverSide, clientSide] = createMemoryTransportPair();
+  await proxy.connect(serverSide);
+  const client = await McpClient.connect({ transport: clientSide, protocolVersion: "2025-11-25" });
+  cleanups.push(() => client.close());
+  return client;
+}
+
 describe("a result over maxResultSize from a stdio upstream", () => {
   it("is refused unread, its caller told why, while other calls and later messages go through", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcpkit-oversize-"));
@@ -66,15 +88,8 @@ describe("a result over maxResultSize from a stdio upstream", () => {
     const script = join(dir, "upstream.mjs");
     writeFileSync(script, UPSTREAM);
 
-    // Every JSON.parse of this process is measured: the proxy runs here, so an oversize line it
-    // parsed (as it did before: parsed whole, then measured and refused) would show.
-    const parse = JSON.parse;
-    let longest = 0;
-    vi.spyOn(JSON, "parse").mockImplementation((text: string, reviver?: Parameters<typeof parse>[1]) => {
-      if (typeof text === "string" && text.length > longest) longest = text.length;
-      return parse(text, reviver);
-    });
-    cleanups.push(() => vi.restoreAllMocks());
+    // An oversize line the proxy parsed (as it did before: whole, then measured and refused) would show.
+    const longest = measureParses();
 
     const size = 2 * 1024 * KiB;
     const maxResultSize = 256 * KiB;
@@ -90,11 +105,7 @@ describe("a result over maxResultSize from a stdio upstream", () => {
         if (line.includes("half of big written")) halfWritten();
       },
     });
-    cleanups.push(() => proxy.close());
-    const [serverSide, clientSide] = createMemoryTransportPair();
-    await proxy.connect(serverSide);
-    const client = await McpClient.connect({ transport: clientSide, protocolVersion: "2025-11-25" });
-    cleanups.push(() => client.close());
+    const client = await connectTo(proxy);
 
     // The big answer is under way (half of it written) when the small call goes out; the small
     // answer follows the big one's end in the same write.
@@ -105,8 +116,8 @@ describe("a result over maxResultSize from a stdio upstream", () => {
 
     const refused = await big;
     // Nothing of that size was ever parsed: the line was dropped while being framed.
-    expect(longest).toBeGreaterThan(0);
-    expect(longest).toBeLessThan(maxResultSize);
+    expect(longest()).toBeGreaterThan(0);
+    expect(longest()).toBeLessThan(maxResultSize);
     expect(refused).toBeInstanceOf(McpError);
     const error = refused as McpError;
     expect(error.code).toBe(ErrorCode.InternalError);
@@ -124,6 +135,35 @@ describe("a result over maxResultSize from a stdio upstream", () => {
       /^The result of big-up\/big_first is more than the proxy passes on/,
     );
     expect((await client.callTool("small")).text()).toBe("small");
-    expect(longest).toBeLessThan(maxResultSize);
+    expect(longest()).toBeLessThan(maxResultSize);
+  });
+
+  it("from an HTTP upstream is refused unread too, and the upstream stays usable", async () => {
+    const longest = measureParses();
+    const size = 2 * 1024 * KiB;
+    const maxResultSize = 256 * KiB;
+    const upstream = new McpServer({ name: "http-up", version: "1" })
+      .tool("big", {}, () => "x".repeat(size))
+      .tool("small", {}, () => "small");
+    const http = await upstream.serveHttp({ port: 0 });
+    cleanups.push(
+      () => upstream.close(),
+      () => http.close(),
+    );
+    const client = await connectTo(
+      await createProxyServer({ upstream: { url: http.url }, maxResultSize, tasks: false }),
+    );
+
+    const [big, small] = await Promise.all([
+      client.callTool("big").catch((error: unknown) => error),
+      client.callTool("small"),
+    ]);
+    expect(small.text()).toBe("small");
+    expect(longest()).toBeLessThan(maxResultSize);
+    expect(big).toBeInstanceOf(McpError);
+    expect((big as McpError).message).toMatch(
+      /^The result of http-up\/big is more than the proxy passes on \(maxResultSize 262144\): its response is \d+ bytes, refused unread; a larger maxResultSize lets it through$/,
+    );
+    expect((await client.callTool("small")).text()).toBe("small");
   });
 });
