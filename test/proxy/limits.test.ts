@@ -22,6 +22,8 @@ async function upstream(name: string) {
   let calls = 0;
   const server = new McpServer({ name, version: "1" })
     .tool("big", {}, () => "x".repeat(2 * 1024 * 1024))
+    // Over 1 MiB, but by less than a response may add to its result: parsed, then measured.
+    .tool("just_over", {}, () => "x".repeat(1024 * 1024 + 1000))
     .tool("html_error", {}, () => {
       throw new McpError(
         ErrorCode.InternalError,
@@ -62,7 +64,12 @@ describe("the proxy's limits on upstreams", () => {
     const big = await client.callTool("big").catch((e) => e);
     expect(big).toBeInstanceOf(McpError);
     expect(big.message).toMatch(
-      /^The result of .*\/big is \d+ bytes, more than the proxy passes on \(maxResultSize 1048576\); a larger maxResultSize lets it through$/,
+      /^The result of .*\/big is more than the proxy passes on \(maxResultSize 1048576\): its response is \d+ bytes, refused unread; a larger maxResultSize lets it through$/,
+    );
+    const over = await client.callTool("just_over").catch((e) => e);
+    expect(over).toBeInstanceOf(McpError);
+    expect(over.message).toMatch(
+      /^The result of .*\/just_over is \d+ bytes, more than the proxy passes on \(maxResultSize 1048576\); a larger maxResultSize lets it through$/,
     );
     const failed = await client.callTool("html_error").catch((e) => e);
     expect(failed.code).toBe(ErrorCode.InternalError);
