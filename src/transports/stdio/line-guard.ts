@@ -19,10 +19,11 @@ const EDGE = 512;
 const NEWLINE = 10;
 
 /**
- * Passes on, to `forward`, the bytes of the lines of at most `limit` bytes, in order and split only
- * after a newline (never inside a UTF-8 sequence); reports each longer line to `skipped` when its
- * newline arrives. What it holds is bounded by `limit` (the start of a line not yet ended) and
- * `2 × EDGE` (the ends of a line being skipped).
+ * Passes on, to `forward`, the bytes of the lines of at most `limit` bytes, in order (a line may
+ * come in several pieces, as chunks cut it); reports each longer line to `skipped` when its newline
+ * arrives. Nothing of a line is passed on before it is known to be short enough, so what it holds
+ * is bounded by `limit` (the start of a line not yet ended) and `2 × EDGE` (the ends of a line
+ * being skipped).
  */
 export class LineGuard {
   /** The start of the current line, not passed on until its newline shows it is short enough. */
