@@ -56,8 +56,17 @@ describe("the npm package", () => {
     expect([...files].filter((file) => file.startsWith("src/"))).toEqual([]);
   });
 
+  it("ships the guides the README links to", () => {
+    const linked = [...readFileSync(join(root, "README.md"), "utf8").matchAll(/\]\((docs\/[^)#]+\.md)/g)].map(
+      ([, path]) => path!,
+    );
+    expect(linked.length).toBeGreaterThan(0);
+    expect(linked.filter((path) => !files.has(path))).toEqual([]);
+  });
+
   it("ships no tests, examples, benchmarks or build scripts", () => {
-    const outside = [...files].filter((file) => !file.startsWith("dist/"));
+    // The guides ship too: the README links to them.
+    const outside = [...files].filter((file) => !file.startsWith("dist/") && !file.startsWith("docs/"));
     expect(outside.sort()).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json"]);
   });
 
