@@ -13,7 +13,7 @@ import { registerReadCommand } from "./commands/read.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerTasksCommand } from "./commands/tasks.js";
 import type { CliContext } from "./shared/command.js";
-import { describeError, EXIT_CODES_HELP, Exit, exitCodeOf } from "./shared/errors.js";
+import { debugDetails, describeError, EXIT_CODES_HELP, Exit, exitCodeOf } from "./shared/errors.js";
 import { rewriteTrace } from "./shared/options.js";
 import { SERVER_USAGE } from "./shared/session.js";
 import { clearStatus } from "./shared/status.js";
@@ -44,6 +44,8 @@ Debugging a server:
   --trace                print every JSON-RPC message both ways, with the time, on stderr
                          (--trace=FILE writes them to a file); credentials are hidden
   --verbose              also print what a stdio server writes to its stderr
+  --debug                on an error, also print its stack, the errors that caused it and
+                         their codes (NODE_OPTIONS=--enable-source-maps maps the stack to src/)
   --protocol REVISION    speak only that revision (fails if the server answers another);
                          --protocol-version REVISION is the same
   --json --meta          keep what the protocol adds to a result (resultType, ttlMs, _meta)
@@ -89,6 +91,7 @@ function program(context: CliContext): Command {
     )
     .usage("<command> [arguments...] [options]")
     .version(version, "-v, --version", "print the version")
+    .option("--debug", "on an error, also print its stack, its causes and their codes")
     .helpOption("-h, --help", "show help and examples")
     .configureOutput({
       writeOut: (text) => process.stdout.write(text),
@@ -112,8 +115,18 @@ function program(context: CliContext): Command {
   return root;
 }
 
+/**
+ * Writes an error as one sentence on stderr; with `--debug`, the stack, causes and codes below it.
+ * `name` (\`McpError\`) is the one shown, never the class's bundled name.
+ */
+function report(error: unknown, debug: boolean): void {
+  clearStatus();
+  process.stderr.write(`${err("red", "mcpkit:")} ${describeError(error)}\n`);
+  if (debug) process.stderr.write(`${debugDetails(error)}\n`);
+}
+
 /** Runs the command line; resolves with the exit code (a server run by `serve` keeps the process alive). */
-async function main(args: string[]): Promise<number> {
+async function main(args: string[], debug: boolean): Promise<number> {
   const { argv, afterDashes } = splitAtDashes(args);
   const context: CliContext = { afterDashes, exitCode: Exit.Ok };
   try {
@@ -123,15 +136,19 @@ async function main(args: string[]): Promise<number> {
     await program(context).parseAsync(own, { from: "user" });
     return context.exitCode;
   } catch (error) {
-    clearStatus();
     if (error instanceof CommanderError) {
+      clearStatus();
       // Help and version exit with 0; the rest is a usage error commander has already printed.
       return error.exitCode === 0 ? Exit.Ok : Exit.Usage;
     }
-    process.stderr.write(`${err("red", "mcpkit:")} ${describeError(error)}\n`);
+    report(error, debug);
     return exitCodeOf(error);
   }
 }
+
+const args = process.argv.slice(2);
+/** `--debug`, wherever it is before a `--`: errors that end the run are shown whole. */
+const debug = splitAtDashes(args).argv.includes("--debug");
 
 // A reader that went away (`mcpkit tools … | head`) is not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -141,12 +158,15 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`mcpkit: ${describeError(error)}\n`);
-    process.exitCode = Exit.Connection;
-  },
-);
+// What escapes every command (a bug, or a failure in a callback) is reported like any other error,
+// rather than as Node's dump of bundled source and frames.
+const crash = (error: unknown) => {
+  report(error, debug);
+  process.exit(Exit.Connection);
+};
+process.on("uncaughtException", crash);
+process.on("unhandledRejection", crash);
+
+main(args, debug).then((code) => {
+  process.exitCode = code;
+}, crash);

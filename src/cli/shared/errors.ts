@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import { peerText } from "./peer-text.js";
+import { inertJson, peerText } from "./peer-text.js";
 
 /** The exit codes of `mcpkit`; scripts may rely on them. */
 export const Exit = {
@@ -48,19 +48,60 @@ export function exitCodeOf(error: unknown): number {
 }
 
 /**
- * One line (or a few) saying what went wrong, without a stack. Inert: an error's message may be a
- * server's, or carry what it wrote to stderr.
+ * One line (or a few) saying what went wrong: the message alone, without a stack or a JSON-RPC
+ * code (`--debug` adds them, see `debugDetails`). Inert: an error's message may be a server's, or
+ * carry what it wrote to stderr.
  */
 export function describeError(error: unknown): string {
   if (error instanceof McpError) {
-    const code =
-      error.code === ErrorCode.RequestTimeout ? "timeout" : `error ${peerText(error.code, "name")}`;
     // The official SDK's servers put "MCP error -32602: " in front of their messages.
-    return `${peerText(error.message.replace(/^MCP error -?\d+: /, ""), "text")} (${code})`;
+    return peerText(error.message.replace(/^MCP error -?\d+: /, ""), "text");
   }
   if (error instanceof Error) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
     return peerText(error.message + (cause && !error.message.includes(cause.slice(2)) ? cause : ""), "text");
   }
   return peerText(error, "text");
+}
+
+/** `at _McpError.fromObject`: a frame naming a class as the bundle renamed it. */
+const BUNDLED_NAME = /(\bat (?:async )?(?:new )?)_([A-Z])/g;
+
+/** How deep `debugDetails` follows `cause`: a cycle or a long chain stops there. */
+const MAX_CAUSES = 8;
+
+/**
+ * What `--debug` prints below the sentence: the error and each of its causes, with its name,
+ * message and stack as Node gives them, its `code` (JSON-RPC or system) and its `data`. Inert, as
+ * messages and data may be a server's.
+ */
+export function debugDetails(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < MAX_CAUSES && current !== undefined && current !== null; depth++) {
+    const lines: string[] = [];
+    if (current instanceof Error) {
+      // esbuild renames a class that refers to itself (`_McpError`): frames show the real name.
+      lines.push((current.stack ?? `${current.name}: ${current.message}`).replace(BUNDLED_NAME, "$1$2"));
+      const { code, data } = current as { code?: unknown; data?: unknown };
+      if (code !== undefined) lines.push(`  code: ${String(code)}`);
+      if (data !== undefined) lines.push(`  data: ${inertJson(data)}`);
+    } else lines.push(typeof current === "string" ? current : inertJson(current));
+    parts.push(`${depth === 0 ? "" : "caused by: "}${lines.join("\n")}`);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return peerText(parts.join("\n"), "text");
+}
+
+/**
+ * Whether `error` or one of its causes is the system error `code` (`ECONNREFUSED`, …), by its
+ * `code` or, for one that crossed the client's transport as a JSON-RPC error, its message.
+ */
+export function causeWithCode(error: unknown, code: string): Error | undefined {
+  let current = error;
+  for (let depth = 0; depth < MAX_CAUSES && current instanceof Error; depth++) {
+    if ((current as { code?: unknown }).code === code || current.message.includes(code)) return current;
+    current = current.cause;
+  }
+  return undefined;
 }

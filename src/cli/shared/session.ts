@@ -9,7 +9,7 @@ import type { LoggingMessageNotificationParams } from "../../protocol/types/clie
 import { type ProxyServerConfig, readProxyConfig } from "../../proxy/config.js";
 import { cliAuth } from "./auth.js";
 import { elicitationHandler } from "./elicit.js";
-import { ConnectionError, describeError, Exit, UsageError } from "./errors.js";
+import { ConnectionError, causeWithCode, describeError, Exit, UsageError } from "./errors.js";
 import { type ClientCliOptions, envOf, headersOf, pinnedRevision } from "./options.js";
 import { inertJson, peerText } from "./peer-text.js";
 import { startupStatus } from "./startup.js";
@@ -194,6 +194,13 @@ function mcpPathHint(target: Target, error: unknown): string {
   return `\nmcpkit: most servers serve MCP at /mcp: try ${url.href}`;
 }
 
+/** A hint for a URL where nothing listens: the server is not running, or on another port. */
+function refusedHint(target: Target, error: unknown): string {
+  if (!("url" in target.connect) || !causeWithCode(error, "ECONNREFUSED")) return "";
+  const { host } = new URL(target.connect.url);
+  return `\nmcpkit: nothing accepts connections at ${host}: is the server running, and on this port?`;
+}
+
 /** The first trace lines: what is started or reached (header values and env values not shown). */
 function traceTarget(tracer: Tracer, target: Target): void {
   const { connect } = target;
@@ -268,7 +275,7 @@ export async function withClient(
       client = await Promise.race([connecting, interrupted]);
     } catch (error) {
       if (error instanceof Interrupted) throw error;
-      const hint = mcpPathHint(target, error);
+      const hint = mcpPathHint(target, error) || refusedHint(target, error);
       throw new ConnectionError(`could not connect to ${target.label}: ${describeError(error)}${hint}`, {
         cause: error,
       });
