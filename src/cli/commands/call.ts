@@ -1,24 +1,34 @@
 /** `call <tool> [json] [--arg k=v …]`: call a tool and show its result. */
 import type { Command } from "commander";
 import type { McpClient } from "../../client/client.js";
-import type { ToolTask } from "../../client/task.js";
+import type { TaskStatus, ToolTask } from "../../client/task.js";
 import type { ToolResult } from "../../client/tool-result.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { Tool } from "../../protocol/types/tools.js";
-import { addMetaOption, type CliContext, clientCommand, print, printResult } from "../shared/command.js";
+import {
+  addMetaOption,
+  type CliContext,
+  clientCommand,
+  print,
+  printJson,
+  printResult,
+} from "../shared/command.js";
 import { renderBlock, renderJson } from "../shared/content.js";
-import { Exit, UsageError } from "../shared/errors.js";
+import { describeError, Exit, UsageError } from "../shared/errors.js";
 import { collect, parseJsonObject, splitPair } from "../shared/options.js";
 import { peerText } from "../shared/peer-text.js";
 import { checkArguments, propertiesOf, typedValue } from "../shared/schema.js";
 import type { Session } from "../shared/session.js";
 import { clearStatus, note, progressReporter, setStatus } from "../shared/status.js";
 import { didYouMean } from "../shared/suggest.js";
+import { describeTask } from "./tasks.js";
 
 interface CallOptions {
   arg?: string[];
   validate?: boolean;
   progress?: boolean;
   meta?: boolean;
+  task?: boolean;
 }
 
 /** The tool as listed, or a usage error naming the tools there are. */
@@ -61,24 +71,34 @@ function progressMode(options: { quiet?: boolean; progress?: boolean }): "status
 }
 
 async function call(session: Session, operands: string[], options: CallOptions & Session["options"]) {
-  const { client, signal, timeout } = session;
+  const { client, signal, timeout, deadline } = session;
   const [name, json] = operands as [string, string | undefined];
   const tool = await findTool(client, name, signal);
   const args = toolArguments(tool, json, options.arg);
   if (tool && options.validate !== false) await checkArguments(tool, args);
   const mode = progressMode(options);
+  // A --timeout given bounds the whole call, a task's run included, not only each request.
+  const overall = deadline === undefined ? undefined : AbortSignal.timeout(deadline);
   const requestOptions = {
-    signal,
+    signal: overall ? AbortSignal.any([signal, overall]) : signal,
     timeout,
     resetTimeoutOnProgress: true,
     onProgress: progressReporter(name, mode),
   };
-  // On a terminal a task's status is shown live; elsewhere the call just waits for its result.
-  const result =
-    mode === "status"
-      ? await followTask(await client.callTool(name, args, { ...requestOptions, task: true }), name)
-      : await client.callTool(name, args, requestOptions);
+  let task: ToolTask | undefined;
+  let result: ToolResult;
+  try {
+    // The task's handle, if the server runs the tool as one: to follow it, show it (--task), or
+    // cancel it at the deadline.
+    task = await client.callTool(name, args, { ...requestOptions, task: true });
+    if (options.task && task.id !== "") return startedTask(task, name, options);
+    result = await followTask(task, name, mode);
+  } catch (error) {
+    if (overall?.aborted && !signal.aborted) throw await pastDeadline(session, name, deadline!, task);
+    throw error;
+  }
   clearStatus();
+  if (options.task) note(`mcpkit: the server answered "${name}" at once, not as a task`);
   if (options.json) printResult(result, options.meta);
   else {
     const full = options.full === true;
@@ -94,14 +114,73 @@ async function call(session: Session, operands: string[], options: CallOptions &
   return Exit.ToolError;
 }
 
-/** Shows a task's status on the status line until it ends, then gives its result. */
-async function followTask(task: ToolTask, name: string): Promise<ToolResult> {
-  if (task.id === "") return task.result();
+/** Waits for a task's result; on a terminal (`status` mode), shows its status until it ends. */
+async function followTask(task: ToolTask, name: string, mode: string): Promise<ToolResult> {
+  if (task.id === "" || mode !== "status") return task.result();
   for await (const info of task) {
     const message = info.statusMessage ? `  ${peerText(info.statusMessage, "message")}` : "";
     setStatus(`${name}: task ${peerText(task.id, "name")} ${peerText(info.status, "name")}${message}`);
   }
   return task.result();
+}
+
+/** `call --task`: the task the call started, and how to reach it, without waiting for it. */
+function startedTask(task: ToolTask, name: string, options: CallOptions & Session["options"]): number {
+  clearStatus();
+  if (options.json) printJson(task.info);
+  else print(describeTask(task.info));
+  const id = peerText(task.id, "name");
+  note(
+    `mcpkit: "${name}" runs as task ${id}: mcpkit tasks get ${id} (with the same server) shows it, and its result once completed`,
+  );
+  return Exit.Ok;
+}
+
+const ENDED: TaskStatus[] = ["completed", "failed", "cancelled"];
+
+/** `2 s`, `500 ms`. */
+const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${ms / 1000} s`);
+
+/**
+ * The error for a call that passed its deadline (exit code 3, as for a timeout). Its task, if it
+ * runs as one, is cancelled first, through a handle of its own (the call's signal is aborted); the
+ * message says what became of it, as the server reports.
+ */
+async function pastDeadline(
+  { client, signal, timeout }: Session,
+  name: string,
+  ms: number,
+  task: ToolTask | undefined,
+): Promise<McpError> {
+  clearStatus();
+  const late = `"${name}" did not finish within ${duration(ms)} (--timeout)`;
+  if (task === undefined || task.id === "") {
+    return new McpError(ErrorCode.RequestTimeout, `${late}; mcpkit told the server to cancel the call`);
+  }
+  const id = peerText(task.id, "name");
+  const reach = `mcpkit tasks get ${id} (with the same server) shows it`;
+  try {
+    const handle = await client.task(task.id, { signal, timeout });
+    if (!ENDED.includes(handle.info.status)) {
+      await handle.cancel();
+      await handle.status();
+    }
+    const status = handle.info.status;
+    const what =
+      status === "cancelled"
+        ? `its task ${id} was cancelled`
+        : ENDED.includes(status)
+          ? `its task ${id} ended meanwhile (${peerText(status, "name")}): ${reach}`
+          : `mcpkit asked the server to cancel its task ${id}, which is still ${peerText(status, "name")}: ${reach}`;
+    return new McpError(ErrorCode.RequestTimeout, `${late}: ${what}`, { taskId: task.id, status });
+  } catch (error) {
+    return new McpError(
+      ErrorCode.RequestTimeout,
+      `${late}: its task ${id} could not be cancelled (${describeError(error)}) and may still be running: ${reach}`,
+      { taskId: task.id },
+      { cause: error },
+    );
+  }
 }
 
 export function registerCallCommand(program: Command, context: CliContext): void {
@@ -120,7 +199,12 @@ argument or a value of the wrong type exits with 2 (--no-validate sends them as 
 
 The result's content is shown block by block as [type]; images and audio are summarised
 (mime type, size). A tool that fails (isError) shows [error, …] blocks and exits with 1.
-Progress is shown on stderr when it is a terminal (--progress: always, as lines).`,
+Progress is shown on stderr when it is a terminal (--progress: always, as lines).
+
+A tool the server runs as a task is waited for until it ends; with --timeout, the whole call
+is bounded: past it, mcpkit cancels the task (tasks/cancel) and exits with 3, naming the task.
+--task prints the task instead of waiting: mcpkit tasks get ID shows it and, once completed,
+its result; mcpkit tasks cancel ID cancels it.`,
     examples: [
       [
         "mcpkit call echo --arg message=hello -- npx -y @modelcontextprotocol/server-everything",
@@ -135,6 +219,10 @@ Progress is shown on stderr when it is a terminal (--progress: always, as lines)
         "the raw result as JSON, from mcpkit serve everything --http --port 3000",
       ],
       [
+        "mcpkit call slow_compute --arg seconds=30 --task http://localhost:3000/mcp",
+        "start a task and print its id (mcpkit tasks get ID http://localhost:3000/mcp shows it)",
+      ],
+      [
         "mcpkit call read_file --arg path=README.md --config mcp.json filesystem",
         "a server from a config file",
       ],
@@ -143,6 +231,10 @@ Progress is shown on stderr when it is a terminal (--progress: always, as lines)
       addMetaOption(
         command
           .option("-a, --arg <key=value>", "an argument (repeatable)", collect)
+          .option(
+            "--task",
+            "start the tool as a task and print the task (its id) without waiting for it; mcpkit tasks get ID shows it later",
+          )
           .option("--progress", "show progress even when stderr is not a terminal")
           .option("--no-progress", "do not show progress")
           .option(

@@ -109,7 +109,7 @@ export function addClientOptions(command: Command): Command {
     .addOption(
       new Option(
         "-t, --timeout <duration>",
-        "time limit of the handshake and of each request: 30, 30s, 500ms, 2m",
+        "time limit of the handshake and of each request, and when given of a whole call (a task's run included): 30, 30s, 500ms, 2m",
       )
         .argParser(parseDuration)
         .default(60_000, "60s"),

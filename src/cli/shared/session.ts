@@ -39,6 +39,11 @@ export interface Session {
   options: ClientCliOptions;
   /** The per-request timeout in ms. */
   timeout: number;
+  /**
+   * The limit of a whole call in ms, a task's run included: `--timeout` (or the config file's
+   * `timeout`) when given; without one, a task is waited for as long as it runs.
+   */
+  deadline: number | undefined;
 }
 
 /** Thrown when the user interrupts. */
@@ -230,6 +235,7 @@ export async function withClient(
   const pinned = pinnedRevision(options);
   const target = await resolveTarget(spec, options);
   const timeout = timeoutIsDefault && target.timeout ? target.timeout : options.timeout;
+  const deadline = timeoutIsDefault && !target.timeout ? undefined : timeout;
   const tracer =
     options.traceFile !== undefined
       ? new Tracer(options.traceFile)
@@ -296,7 +302,10 @@ export async function withClient(
       } else if (options.logLevel)
         note("mcpkit: the server does not offer logging; --log-level has no effect");
     }
-    return await Promise.race([work({ client, signal: controller.signal, options, timeout }), interrupted]);
+    return await Promise.race([
+      work({ client, signal: controller.signal, options, timeout, deadline }),
+      interrupted,
+    ]);
   } catch (error) {
     if (error instanceof Interrupted || controller.signal.aborted) {
       clearStatus();
