@@ -40,8 +40,9 @@ export interface Session {
   /** The per-request timeout in ms. */
   timeout: number;
   /**
-   * The limit of a whole call in ms, a task's run included: `--timeout` (or the config file's
-   * `timeout`) when given; without one, a task is waited for as long as it runs.
+   * The limit of a whole call in ms, a task's run included: `--timeout` when given on the command
+   * line (a config file's `timeout` is per request, as in the hosts that write it); without it, a
+   * task is waited for as long as it runs.
    */
   deadline: number | undefined;
 }
@@ -235,7 +236,7 @@ export async function withClient(
   const pinned = pinnedRevision(options);
   const target = await resolveTarget(spec, options);
   const timeout = timeoutIsDefault && target.timeout ? target.timeout : options.timeout;
-  const deadline = timeoutIsDefault && !target.timeout ? undefined : timeout;
+  const deadline = timeoutIsDefault ? undefined : options.timeout;
   const tracer =
     options.traceFile !== undefined
       ? new Tracer(options.traceFile)
