@@ -2,11 +2,16 @@
  * Errors as the CLI prints them: one sentence (and a hint), no class name as the bundle renamed it,
  * no stack frames, no JSON-RPC code glued on; `--debug` adds the stack, the causes and their codes.
  */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { debugDetails, describeError } from "../../src/cli/shared/errors.js";
 import { McpError } from "../../src/jsonrpc/errors.js";
-import { mcpkit, OUR_SERVER, SLOW } from "./run.js";
+import { CLI, mcpkit, OUR_SERVER, ROOT, SLOW } from "./run.js";
 
 /** A port nothing listens on: one the system gave, then closed. */
 async function closedPort(): Promise<number> {
@@ -92,5 +97,62 @@ describe("debugDetails", () => {
     expect(text).toContain("  code: ECONNRESET");
     expect(text.match(/caused by:/g)).toHaveLength(7);
     expect(describeError(error)).toBe("fetch failed");
+  });
+});
+
+describe("an error that escapes every command", SLOW, () => {
+  /**
+   * Runs `mcpkit serve everything` (which stays up) with a module preloaded that rejects a promise
+   * with an McpError made inside the bundle once the server says it listens: nothing handles it.
+   */
+  async function escaped(debug: boolean) {
+    const dir = mkdtempSync(join(tmpdir(), "mcpkit-escape-"));
+    const preload = join(dir, "escape.mjs");
+    writeFileSync(
+      preload,
+      `import { McpError } from ${JSON.stringify(pathToFileURL(join(ROOT, "dist/index.js")).href)};
+const write = process.stderr.write.bind(process.stderr);
+process.stderr.write = (chunk, ...rest) => {
+  if (String(chunk).includes("listening on")) {
+    process.stderr.write = write;
+    setImmediate(() => Promise.reject(McpError.fromObject({ code: -32603, message: "escaped" })));
+  }
+  return write(chunk, ...rest);
+};`,
+    );
+    try {
+      return await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+        const args = [
+          "--import",
+          pathToFileURL(preload).href,
+          CLI,
+          "serve",
+          "everything",
+          "--http",
+          "--port",
+          "0",
+        ];
+        const child = spawn(process.execPath, debug ? [...args, "--debug"] : args, { cwd: ROOT });
+        let stderr = "";
+        child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+          stderr += chunk;
+        });
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ code, stderr }));
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("is reported as one sentence, exit 3; --debug adds its stack under its own name", async () => {
+    const plain = await escaped(false);
+    expect(plain.code).toBe(3);
+    expect(plain.stderr).toMatch(/\nmcpkit: escaped\n$/);
+    expectClean(plain.stderr);
+    const debug = await escaped(true);
+    expect(debug.code).toBe(3);
+    expect(debug.stderr).toMatch(/\nmcpkit: escaped\nMcpError: escaped\n {4}at McpError\.fromObject /);
+    expect(debug.stderr).not.toContain("_McpError");
   });
 });
