@@ -100,7 +100,7 @@ function program(context: CliContext): Command {
     })
     .showHelpAfterError("(add --help for usage and examples)")
     .exitOverride()
-    .configureHelp({ subcommandTerm })
+    .configureHelp({ subcommandTerm, showGlobalOptions: true })
     .addHelpText("after", OVERVIEW);
   registerListCommands(root, context);
   registerCallCommand(root, context);
