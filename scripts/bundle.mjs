@@ -39,6 +39,8 @@ await build({
   packages: "external",
   sourcemap: true,
   sourcesContent: true,
+  // Classes keep their names (an McpError prints as McpError, not as a renamed _McpError).
+  keepNames: true,
   chunkNames: "_chunks/[name]-[hash]",
   logLevel: "warning",
 });
