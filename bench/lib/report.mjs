@@ -1,8 +1,10 @@
 /**
  * Turns the runs into a summary (medians, spreads, ratios to the floor, targets) and writes it as
- * JSON (with every raw run) and Markdown.
+ * JSON (with every raw run), Markdown and SVG charts (bench/lib/charts.mjs).
  */
 import { writeFileSync } from "node:fs";
+import { basename } from "node:path";
+import { buildCharts } from "./charts.mjs";
 import { FEATURE_CELLS } from "./feature-cells.mjs";
 import { CELLS, cellKey, evaluateInstructionTargets } from "./instructions-suite.mjs";
 import { summarize } from "./stats.mjs";
@@ -191,6 +193,7 @@ function markdown(
   summary,
   targets,
   instructionTargets,
+  charts,
 ) {
   const out = [];
   const line = (text = "") => out.push(text);
@@ -216,6 +219,18 @@ function markdown(
     "Values are medians over the repetitions with (min–max); **× floor** is the ratio of the medians with, in parentheses, the range of the per-repetition ratios (each implementation against the floor run of the same repetition). See bench/README.md for the method.",
   );
   line();
+  if (charts.length) {
+    line("## Charts");
+    line();
+    line(
+      "The floor, mcpkit and the SDKs per scenario: bars at the median, whiskers from min to max, the floor's median dashed; the tables below hold every number.",
+    );
+    line();
+    for (const chart of charts) {
+      line(`![${chart.title}](${chart.file})`);
+      line();
+    }
+  }
 
   const others = variants.filter((v) => !v.floor);
   line("## Targets");
@@ -326,8 +341,11 @@ function metricTarget(metric, variants = []) {
   return min !== undefined ? `≥ ${min}× floor` : `≤ ${max}× floor`;
 }
 
-/** Writes `<prefix>.json` and `<prefix>.md`; returns their paths. */
-export function writeReports(prefix, run) {
+/**
+ * Writes `<prefix>.json` (unless `json` is false: when the report is made again from that file),
+ * `<prefix>.md` and the charts it shows, `<prefix>-<family>.svg`; returns their paths.
+ */
+export function writeReports(prefix, run, { json: writeJson = true } = {}) {
   const summary = summarizeRuns(run.scenarios, run.variants, run.runs);
   const targets = evaluateTargets(run.scenarios, run.variants, summary);
   // Without the instructions scenario there is nothing to check them against.
@@ -346,7 +364,21 @@ export function writeReports(prefix, run) {
     instructionTargets,
     runs: run.runs,
   };
-  writeFileSync(`${prefix}.json`, `${JSON.stringify(json, null, 2)}\n`);
-  writeFileSync(`${prefix}.md`, markdown(run, summary, targets, instructionTargets));
-  return [`${prefix}.json`, `${prefix}.md`];
+  const charts = buildCharts(json).map((chart) => ({
+    ...chart,
+    path: `${prefix}-${chart.id}.svg`,
+    file: `${basename(prefix)}-${chart.id}.svg`,
+  }));
+  const written = [];
+  if (writeJson) {
+    writeFileSync(`${prefix}.json`, `${JSON.stringify(json, null, 2)}\n`);
+    written.push(`${prefix}.json`);
+  }
+  writeFileSync(`${prefix}.md`, markdown(run, summary, targets, instructionTargets, charts));
+  written.push(`${prefix}.md`);
+  for (const chart of charts) {
+    writeFileSync(chart.path, chart.svg);
+    written.push(chart.path);
+  }
+  return written;
 }
