@@ -223,7 +223,7 @@ function markdown(
     line("## Charts");
     line();
     line(
-      "The floor, mcpkit and the SDKs per scenario: bars at the median, whiskers from min to max, the floor's median dashed; the tables below hold every number.",
+      "The floor, mcpkit and the SDKs side by side, each scenario on its own axis: bars at the median of the repetitions (the instruction counts: one each), whiskers from min to max, the floor dashed; the tables below hold every number.",
     );
     line();
     for (const chart of charts) {
