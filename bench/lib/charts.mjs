@@ -164,7 +164,7 @@ export function buildCharts(report) {
       title: family.title,
       model: {
         title: family.title,
-        subtitle: `${runLine(report.meta)}; medians of ${report.meta.repetitions} repetitions`,
+        subtitle: `${runLine(report.meta)}; medians of ${report.meta.repetitions} repetition${report.meta.repetitions === 1 ? "" : "s"}`,
         referenceLabel: "the floor's median",
         series,
         panels,
