@@ -96,6 +96,8 @@ export async function forwardCall(target: ForwardTarget, ctx: ToolCallContext): 
         if (error instanceof AbandonedCall) throw error;
       }
     }
+    // This round answers with the outcome: the call is no longer kept for another.
+    if (stateless) target.calls.forget(call);
     const result = call.outcome();
     ctx.resultSize = call.resultSize;
     return result;

@@ -284,9 +284,32 @@ export class ForwardedCalls {
     calls.add(call);
   }
 
-  /** Stops tracking `call`, and drops its wait for the caller's next round, if it had one. */
+  /**
+   * Stops tracking `call`. A call kept for its caller's next round stays kept: it may end while
+   * the caller answers a question it asked (one the upstream did not wait for), and that round
+   * then takes its outcome.
+   */
   untrack(server: string, call: ForwardedCall): void {
     this.inFlight.get(server)?.delete(call);
+  }
+
+  /**
+   * Keeps a stateless caller's call for its next round, once it asks the caller something, until a
+   * round takes its outcome (`forget`); it is cancelled and dropped if the caller does not come
+   * back within `inputTimeout`, even once ended (its last round then records it abandoned).
+   */
+  keep(call: ForwardedCall): void {
+    if (!call.stateless || this.waiting.has(call.id)) return;
+    const timer = setTimeout(() => {
+      this.forget(call);
+      call.abandon();
+    }, this.inputTimeout);
+    timer.unref();
+    this.waiting.set(call.id, { call, timer });
+  }
+
+  /** Drops a kept call: a round took its outcome, or its caller did not come back in time. */
+  forget(call: ForwardedCall): void {
     const id = call.knownId;
     if (id === undefined) return;
     const entry = this.waiting.get(id);
@@ -296,18 +319,7 @@ export class ForwardedCalls {
     }
   }
 
-  /**
-   * Keeps a stateless caller's call for its next round, once it asks the caller something; it is
-   * cancelled if the caller does not come back within `inputTimeout`.
-   */
-  keep(call: ForwardedCall): void {
-    if (!call.stateless || this.waiting.has(call.id)) return;
-    const timer = setTimeout(() => call.abandon(), this.inputTimeout);
-    timer.unref();
-    this.waiting.set(call.id, { call, timer });
-  }
-
-  /** The stateless call `id` names, if it still runs. */
+  /** The stateless call `id` names, if it still runs or its outcome was not taken yet. */
   waitingCall(id: string): ForwardedCall | undefined {
     return this.waiting.get(id)?.call;
   }

@@ -165,6 +165,60 @@ describe.each(ERAS)("an mcpkit upstream at %s through the proxy", (upstreamVersi
   });
 });
 
+describe("a stateless caller whose call ends while it answers a question", () => {
+  it("gets the call's result in its next round", async () => {
+    // A session upstream's roots/list names no call: the proxy asks the caller of the one in flight.
+    // Here the upstream asks it on the side and ends its call without waiting for the answer, so the
+    // call ends after the caller was asked and before its next round comes.
+    let rootsAsked!: () => void;
+    const asking = new Promise<void>((resolve) => {
+      rootsAsked = resolve;
+    });
+    let rootsSettled!: () => void;
+    const settled = new Promise<void>((resolve) => {
+      rootsSettled = resolve;
+    });
+    const server = new McpServer({ name: "asker", version: "1.0.0" }).tool(
+      "sample_then_roots",
+      { description: "Samples, asks roots on the side, returns" },
+      async (_args, ctx) => {
+        const sampled = await ctx.sample({
+          messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+          maxTokens: 5,
+        });
+        ctx.listRoots().then(rootsSettled, rootsSettled);
+        await asking;
+        return (sampled.content as { text: string }).text;
+      },
+    );
+    const http = await server.serveHttp({ port: 0 });
+    cleanups.push(
+      () => http.close(),
+      () => server.close(),
+    );
+    const proxy = await createProxyServer({
+      upstream: { url: http.url },
+      clientOptions: { protocolVersion: "2025-11-25" },
+    });
+    cleanups.push(() => proxy.close());
+    const [serverSide, clientSide] = createMemoryTransportPair();
+    await proxy.connect(serverSide);
+    const client = await McpClient.connect({
+      transport: clientSide,
+      protocolVersion: "2026-07-28",
+      sampling: () => REPLY,
+      roots: async () => {
+        rootsAsked();
+        // The upstream hears its roots/list fail once the proxy ended the call: answer only then.
+        await settled;
+        return ROOTS;
+      },
+    });
+    cleanups.push(() => client.close());
+    expect((await client.callTool("sample_then_roots", {})).text()).toBe("Paris");
+  });
+});
+
 describe("a caller that cannot answer", () => {
   it("gets the upstream an error, and the call fails for that caller only", async () => {
     const upstream = await askingUpstream();
