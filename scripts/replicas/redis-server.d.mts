@@ -5,6 +5,8 @@ export interface RedisProcess {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
+  /** Sends it a signal, if it runs: SIGSTOP freezes it (connections stay open, nothing answers), SIGCONT thaws it. */
+  signal(name: NodeJS.Signals): void;
   /** A command through redis-cli, for checks. */
   cli(...args: string[]): string;
 }

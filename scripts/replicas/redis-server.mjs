@@ -57,6 +57,9 @@ export async function startRedis() {
       running.kill("SIGKILL");
       await exited;
     },
+    signal(name) {
+      if (child && child.exitCode === null) child.kill(name);
+    },
     cli: (...args) => execFileSync("redis-cli", ["-p", String(port), ...args], { encoding: "utf8" }).trim(),
   };
 }

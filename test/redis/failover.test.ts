@@ -1,0 +1,127 @@
+/**
+ * Faults while three replicas serve behind a non-sticky balancer, each ending in a clear error long
+ * before the client's own timeout, with no tool run twice: Redis frozen (SIGSTOP), the replica
+ * writing a 2025-11-25 stream killed, the replica running a task killed. Deadlines and leases are
+ * shortened through the replicas' options.
+ */
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type Balancer, startBalancer } from "./helpers/balancer.js";
+import { type Event, HEADERS, openSession, readEvents } from "./helpers/raw.js";
+import { type RedisProcess, startRedis } from "./helpers/redis-server.js";
+import { type Replica, startReplicas } from "./helpers/replicas.js";
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
+
+const FIXTURE = fileURLToPath(new URL("./fixtures/failover-replica.js", import.meta.url));
+const OPTIONS = { commandTimeout: 1000, leaseInterval: 200, leaseTtl: 1000 };
+/** The client's own timeout: an answer that comes only then is the failure under test. */
+const CLIENT_TIMEOUT = 45_000;
+
+type Json = Record<string, any>;
+
+interface Cluster {
+  redis: RedisProcess;
+  replicas: Replica[];
+  balancer: Balancer;
+  urls: string[];
+}
+
+const alive = (replica: Replica) => replica.child.exitCode === null && replica.child.signalCode === null;
+let cluster: Cluster | undefined;
+
+async function startCluster(): Promise<Cluster> {
+  const redis = await startRedis();
+  const replicas = await startReplicas(3, redis.url, (url) => [FIXTURE, url, JSON.stringify(OPTIONS)]);
+  const balancer = await startBalancer(() => replicas.filter(alive).map((r) => r.port));
+  cluster = { redis, replicas, balancer, urls: replicas.map((r) => `http://127.0.0.1:${r.port}/mcp`) };
+  return cluster;
+}
+
+afterEach(async () => {
+  const ended = cluster;
+  cluster = undefined;
+  if (!ended) return;
+  ended.redis.signal("SIGCONT");
+  await ended.balancer.close();
+  await Promise.all(ended.replicas.map((r) => r.kill()));
+  await ended.redis.stop();
+});
+
+/** How many times `tool` started, over every replica. */
+function invocations(tool: string): number {
+  let count = 0;
+  for (const replica of cluster!.replicas)
+    for (const line of replica.stderr().split("\n")) if (line === `invoked ${tool}`) count++;
+  return count;
+}
+
+/** A JSON-RPC POST; its answer as JSON, or the last event of its stream. */
+async function post(url: string, headers: Record<string, string>, id: number, method: string, params: Json) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+    signal: AbortSignal.timeout(CLIENT_TIMEOUT),
+  });
+  const text = await response.text();
+  const data = text.startsWith("{") ? text : [...text.matchAll(/^data: (\{.*\})$/gm)].at(-1)?.[1];
+  return { status: response.status, json: data === undefined ? undefined : (JSON.parse(data) as Json) };
+}
+
+const initialize = (url: string) =>
+  post(url, HEADERS, 1, "initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: { tasks: {} },
+    clientInfo: { name: "raw", version: "1" },
+  });
+
+const slowCall = (n: number) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 7,
+    method: "tools/call",
+    params: { name: "slow", arguments: { n }, _meta: { progressToken: "p" } },
+  });
+
+describe("failover: every fault ends in a clear answer", () => {
+  it("answers 503 while Redis is frozen, completes a call in progress, and recovers on SIGCONT", async () => {
+    const { redis, urls } = await startCluster();
+    const held = await openSession(urls[0]!);
+    redis.signal("SIGSTOP");
+
+    // New sessions need Redis: every replica says it did not answer, instead of hanging.
+    for (const url of urls) {
+      const refused = await initialize(url);
+      expect(refused.status).toBe(503);
+      expect(refused.json).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32000 } });
+      expect(refused.json!.error.message).toMatch(/session store cannot be reached.*Redis.*did not answer/);
+    }
+    // A replica that must read the session from Redis says so too.
+    const joined = await post(urls[1]!, held, 2, "tools/list", {});
+    expect(joined.status).toBe(503);
+    expect(joined.json!.error.message).toMatch(/Redis.*did not answer/);
+    // A streamed call on the replica holding the session is answered: its events cannot be kept
+    // for resumption, as with a Redis that is down.
+    const response = await fetch(urls[0]!, {
+      method: "POST",
+      headers: held,
+      body: slowCall(3),
+      signal: AbortSignal.timeout(CLIENT_TIMEOUT),
+    });
+    const events = await readEvents(response);
+    expect(events.at(-1)?.data).toMatchObject({ id: 7, result: { content: [{ text: "done" }] } });
+
+    redis.signal("SIGCONT");
+    // The replicas find Redis answering again on their own: a session opens on each.
+    for (const url of urls) {
+      let opened = await initialize(url);
+      for (let i = 0; opened.status !== 200 && i < 100; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        opened = await initialize(url);
+      }
+      expect(opened.status).toBe(200);
+    }
+    expect(invocations("slow")).toBe(1);
+  });
+});
