@@ -3,6 +3,7 @@ import type { Replication } from "../transports/http/server/replication.js";
 import { RedisMessageBus } from "./bus.js";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.js";
 import { RedisEventStore } from "./event-store.js";
+import { ReplicaLease } from "./lease.js";
 import { RedisSessionStore } from "./session-store.js";
 import { RedisTaskStore, type RedisTaskStoreOptions } from "./task-store.js";
 
@@ -22,6 +23,16 @@ export interface RedisReplicationOptions extends RedisConnectionOptions {
    * who can read Redis can then forge request state: give one in production).
    */
   requestStateSecret?: string;
+  /**
+   * How often each replica renews its liveness lease in Redis, in ms. Default 1 s.
+   */
+  leaseInterval?: number;
+  /**
+   * How long a replica's liveness lease lasts unrenewed, in ms: this long after a replica died (was
+   * killed, lost its machine), the others end what it left unfinished with a clear error — a
+   * stream resumed from it, a task it ran. Longer than `leaseInterval`. Default 5 s.
+   */
+  leaseTtl?: number;
 }
 
 /** The shared stores on Redis, and the connections they use. */
@@ -47,23 +58,37 @@ export interface RedisReplication extends Replication {
  */
 export async function redisReplication(options: RedisReplicationOptions): Promise<RedisReplication> {
   const prefix = options.keyPrefix ?? "mcpkit:";
+  const interval = options.leaseInterval ?? 1000;
+  const ttl = options.leaseTtl ?? 5000;
+  if (!Number.isInteger(interval) || interval < 1 || !Number.isInteger(ttl) || ttl <= interval)
+    throw new TypeError(
+      `leaseInterval and leaseTtl must be positive integers (ms), leaseTtl the longer; got ${interval} and ${ttl}`,
+    );
   const redis = await RedisConnection.open(options);
+  const bus = new RedisMessageBus(redis, prefix);
+  const lease = new ReplicaLease(redis, prefix, bus.replicaId, { interval, ttl });
   try {
     const requestStateSecret = options.requestStateSecret ?? (await sharedSecret(redis, prefix));
+    await lease.start();
     return {
       sessions: new RedisSessionStore(redis, prefix, options.sessionIdleTimeout ?? 30 * 60_000),
-      bus: new RedisMessageBus(redis, prefix),
+      bus,
       events: new RedisEventStore(
         redis,
         prefix,
         options.eventTtl ?? 10 * 60_000,
         options.maxEventsPerStream ?? 1000,
+        lease,
       ),
       requestStateSecret,
       taskStore: (taskOptions) => new RedisTaskStore(redis, prefix, taskOptions),
-      close: () => redis.close(),
+      close: async () => {
+        await lease.close();
+        await redis.close();
+      },
     };
   } catch (error) {
+    await lease.close();
     await redis.close();
     throw error;
   }

@@ -124,4 +124,31 @@ describe("failover: every fault ends in a clear answer", () => {
     }
     expect(invocations("slow")).toBe(1);
   });
+
+  it("ends a stream resumed from a killed replica with an error saying the tool may have run", async () => {
+    const { balancer, replicas, urls } = await startCluster();
+    const headers = await openSession(balancer.url);
+    const victim = replicas[0]!;
+    const first: Event[] = [];
+    const response = await fetch(urls[0]!, { method: "POST", headers, body: slowCall(600) });
+    let killed: Promise<void> | undefined;
+    await readEvents(response, (event) => {
+      first.push(event);
+      if (first.filter((e) => e.data).length === 2) killed ??= victim.kill("SIGKILL");
+    });
+    await killed;
+    const last = first.filter((e) => e.data).at(-1)!.id!;
+
+    // Resumed on another replica, the stream ends with the request's answer: an error, not a hang.
+    const resumed = await fetch(balancer.url, {
+      method: "GET",
+      headers: { ...headers, "last-event-id": last },
+      signal: AbortSignal.timeout(CLIENT_TIMEOUT),
+    });
+    expect(resumed.status).toBe(200);
+    const answer = (await readEvents(resumed)).filter((e) => e.data && "id" in e.data).at(-1)?.data;
+    expect(answer).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32603 } });
+    expect(answer!.error.message).toMatch(/died before answering it.*tool slow may have run/);
+    expect(invocations("slow")).toBe(1);
+  });
 });

@@ -1,4 +1,12 @@
-import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
+import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
+
+/** A request whose answer a stream carries, as kept for a replica that resumes the stream. */
+export interface StreamedRequest {
+  /** The request's id, as the client gave it. */
+  id: RequestId;
+  /** What it asks: `tool <name>` for a tool call, else its method. */
+  what: string;
+}
 
 /**
  * Keeps the events of SSE streams so a client that lost a stream can resume it with
@@ -13,17 +21,23 @@ export interface EventStore {
     lastEventId: string,
     send: (eventId: string, message: JSONRPCMessage) => void,
   ): string | undefined | Promise<string | undefined>;
+  /**
+   * A request's stream opens here: a store shared by replicas keeps which requests it answers and
+   * which replica writes it, so a replica resuming it can answer them should the writer die.
+   */
+  open?(streamId: string, requests: StreamedRequest[]): void;
   /** Marks a stream finished: no event comes after those appended. For `follow` on other replicas. */
   finish?(streamId: string): void;
   /**
    * A store shared by replicas: sends the stream's events after `lastEventId` as any replica
    * appends them, then calls `end` once the stream is finished (or the store gives up on it, after
    * a long silence); returns what stops it. A replica resumes there a stream another one writes.
+   * `end` gets the stream's requests when its writer died before finishing it: nobody will answer them.
    */
   follow?(
     lastEventId: string,
     send: (eventId: string, message: JSONRPCMessage) => void,
-    end: () => void,
+    end: (unanswered?: StreamedRequest[]) => void,
   ): () => void;
 }
 

@@ -9,9 +9,11 @@ import {
   type Transport,
   type TransportHandlers,
 } from "../../../protocol/transport.js";
+import { inertText } from "../../../util/inert-text.js";
 import { TransientMap } from "../../../util/transient.js";
 import type { HttpExchange, SseSink } from "../shared/exchange.js";
 import { formatSseEvent } from "../shared/sse.js";
+import type { StreamedRequest } from "./event-store.js";
 import type { Replication } from "./replication.js";
 import { SessionLink } from "./session-link.js";
 import {
@@ -35,6 +37,8 @@ interface PendingPost {
   open: number;
   /** A JSON-RPC batch (2025-03-26): its responses, kept until the last, go back as one array. */
   batch: { message: JSONRPCMessage; json: string }[] | undefined;
+  /** Its requests, for an event store shared by replicas (see `EventStore.open`). */
+  requests: StreamedRequest[] | undefined;
 }
 
 /**
@@ -101,6 +105,7 @@ export class HttpSessionTransport implements Transport {
         stream: undefined,
         open: requestIds.length,
         batch: batch ? [] : undefined,
+        requests: this.options.eventStore?.open ? streamedRequests(messages) : undefined,
       };
       for (const id of requestIds) this.byRequest.set(id, post);
       // Statelessly, a client that hangs up has cancelled its request (2026-07-28).
@@ -176,8 +181,9 @@ export class HttpSessionTransport implements Transport {
       const stop = store.follow(
         lastEventId,
         (id, message) => sink.write(storedEvent(id, message)),
-        () => {
+        (unanswered) => {
           this.follows.delete(stop);
+          for (const request of unanswered ?? []) sink.write(formatSseEvent({ data: lostAnswer(request) }));
           sink.end();
         },
       );
@@ -301,6 +307,7 @@ export class HttpSessionTransport implements Transport {
     if (post.stream) return post.stream;
     const stream = this.newStream();
     post.stream = stream;
+    if (post.requests) this.options.eventStore?.open?.(stream.id, post.requests);
     const sink = openSink(post.exchange!, this.options, "the event stream of a POST to an HTTP session");
     // Without resumability, a client that closes the stream has cancelled the request.
     if (this.options.closeWhenAnswered) sink.onClose(() => void this.close());
@@ -340,6 +347,27 @@ const conflict = JSON.stringify({
 function unkept(id: RequestId, error: Error): JSONRPCMessage {
   const message = `Session store unavailable: the session's state could not be saved (${error.message})`;
   return { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message } };
+}
+
+/** The requests among a POST's messages, as an event store shared by replicas keeps them. */
+function streamedRequests(messages: JSONRPCMessage[]): StreamedRequest[] {
+  const requests: StreamedRequest[] = [];
+  for (const message of messages) {
+    if (!("method" in message) || !("id" in message)) continue;
+    const name = message.method === "tools/call" ? message.params?.name : undefined;
+    const what = typeof name === "string" ? `tool ${name}` : `request ${message.method}`;
+    requests.push({ id: message.id, what: inertText(what, { max: 200 }) });
+  }
+  return requests;
+}
+
+/**
+ * The answer to a request of a resumed stream whose writer died: as a stateless (2026-07-28)
+ * client says of a stream that broke, it may have run, and was not sent again.
+ */
+function lostAnswer({ id, what }: StreamedRequest): string {
+  const message = `The replica answering request ${JSON.stringify(id)} died before answering it (its liveness lease expired); ${what} may have run, so it was not sent again: call it again if that is safe`;
+  return JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message } });
 }
 
 const gone = JSON.stringify({
