@@ -39,7 +39,9 @@ export interface RedisReplicationOptions extends RedisConnectionOptions {
 export interface RedisReplication extends Replication {
   /**
    * A task store on the same connection, for the tasks extension (`tasks({ store })`), so any
-   * replica answers for a task another one runs.
+   * replica answers for a task another one runs. A task whose replica dies (its liveness lease
+   * lapses) is marked `failed` by the next replica asked about it, with a status message saying
+   * its replica died, so `tasks/get` pollers and `tasks/result` settle; it is not run again.
    */
   taskStore(options?: RedisTaskStoreOptions): RedisTaskStore;
   /** Closes both connections to Redis. */
@@ -81,7 +83,7 @@ export async function redisReplication(options: RedisReplicationOptions): Promis
         lease,
       ),
       requestStateSecret,
-      taskStore: (taskOptions) => new RedisTaskStore(redis, prefix, taskOptions),
+      taskStore: (taskOptions) => new RedisTaskStore(redis, prefix, taskOptions, lease),
       close: async () => {
         await lease.close();
         await redis.close();

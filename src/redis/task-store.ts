@@ -2,6 +2,10 @@ import type { TaskPage, TaskStore } from "../extensions/tasks/store.js";
 import { isTerminal, type TaskRecord, type TaskUpdate } from "../extensions/tasks/types.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { RedisConnection } from "./connection.js";
+import type { ReplicaLease } from "./lease.js";
+
+/** A task as kept in Redis: with the replica running it, when the store knows its lease. */
+type StoredTask = TaskRecord & { replica?: string };
 
 /** Options of `RedisTaskStore`. */
 export interface RedisTaskStoreOptions {
@@ -27,6 +31,11 @@ const MAX_ATTEMPTS = 16;
  * (`<prefix>task:<id>`, expiring with the task), a sorted set per owner in creation order
  * (`<prefix>tasks:<owner>`) for listing, and one of every task by expiry (`<prefix>tasks`) for the
  * cap. Updates are compare-and-set, so a terminal task never changes whichever replica writes.
+ *
+ * Given the replica's liveness `lease` (as `redisReplication`'s `taskStore()` does), each task
+ * keeps which replica runs it. A task whose replica died (its lease lapsed) is marked `failed` by
+ * the first replica that reads it, with a status message and an error saying so: its pollers and
+ * `tasks/result` settle on that. Such a task is not run again — it may have run in part.
  */
 export class RedisTaskStore implements TaskStore {
   private readonly maxTasks: number;
@@ -36,6 +45,7 @@ export class RedisTaskStore implements TaskStore {
     private readonly redis: RedisConnection,
     private readonly prefix: string,
     options: RedisTaskStoreOptions = {},
+    private readonly lease?: ReplicaLease,
   ) {
     const max = options.maxTasks ?? 10_000;
     if (!Number.isInteger(max) || max < 1)
@@ -56,7 +66,8 @@ export class RedisTaskStore implements TaskStore {
       );
     }
     const expiresAt = task.ttl === null ? Number.POSITIVE_INFINITY : task.createdAt + task.ttl;
-    const set = ["SET", this.key(task.taskId), JSON.stringify(task), "NX"];
+    const stored: StoredTask = this.lease ? { ...task, replica: this.lease.replicaId } : task;
+    const set = ["SET", this.key(task.taskId), JSON.stringify(stored), "NX"];
     // Redis expires it after what is left of its ttl by the store's clock (which may not be Redis's).
     if (task.ttl !== null) set.push("PX", String(Math.max(1, expiresAt - now)));
     if ((await this.redis.command(set)) === null) throw new Error(`A task ${task.taskId} exists already`);
@@ -70,15 +81,20 @@ export class RedisTaskStore implements TaskStore {
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
     const text = await this.redis.command<string | null>(["GET", this.key(taskId)]);
-    return text === null ? undefined : this.live(JSON.parse(text) as TaskRecord);
+    const stored = text === null ? undefined : this.live(JSON.parse(text) as StoredTask);
+    if (!stored) return undefined;
+    const { replica, ...record } = stored;
+    if (replica === undefined || isTerminal(record.status) || (await this.lease?.alive(replica)) !== false)
+      return record;
+    return this.update(taskId, orphaned(taskId));
   }
 
   async update(taskId: string, update: TaskUpdate): Promise<TaskRecord | undefined> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const text = await this.redis.command<string | null>(["GET", this.key(taskId)]);
       if (text === null) return undefined;
-      const record = this.live(JSON.parse(text) as TaskRecord);
-      if (!record || isTerminal(record.status)) return record;
+      const record = this.live(JSON.parse(text) as StoredTask);
+      if (!record || isTerminal(record.status)) return record && withoutReplica(record);
       for (const [key, value] of Object.entries(update) as [keyof TaskUpdate, unknown][]) {
         if (value === undefined) delete record[key];
         else (record as unknown as Record<string, unknown>)[key] = value;
@@ -92,7 +108,7 @@ export class RedisTaskStore implements TaskStore {
         text,
         JSON.stringify(record),
       ]);
-      if (done === 1) return record;
+      if (done === 1) return withoutReplica(record);
       if (done === 0) return undefined;
     }
     throw new McpError(ErrorCode.InternalError, `The task ${taskId} changed too often to be updated`);
@@ -129,13 +145,13 @@ export class RedisTaskStore implements TaskStore {
       const texts = await this.redis.command<(string | null)[]>(["MGET", ...ids.map((id) => this.key(id))]);
       const gone: string[] = [];
       for (let i = 0; i < ids.length; i++) {
-        const record = texts[i] === null ? undefined : this.live(JSON.parse(texts[i]!) as TaskRecord);
+        const record = texts[i] === null ? undefined : this.live(JSON.parse(texts[i]!) as StoredTask);
         if (!record) {
           gone.push(ids[i]!);
           continue;
         }
         if (tasks.length === limit) return { tasks, nextCursor: after };
-        tasks.push(record);
+        tasks.push(withoutReplica(record));
         after = page[i * 2 + 1]!;
       }
       if (gone.length > 0) await this.redis.command(["ZREM", index, ...gone]);
@@ -145,7 +161,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /** The task unless it has expired by the store's clock (Redis expires it by its own). */
-  private live(record: TaskRecord): TaskRecord | undefined {
+  private live(record: StoredTask): StoredTask | undefined {
     return record.ttl !== null && this.now() >= record.createdAt + record.ttl ? undefined : record;
   }
 
@@ -156,4 +172,20 @@ export class RedisTaskStore implements TaskStore {
   private ownerKey(owner: string | undefined): string {
     return `${this.prefix}tasks:${owner === undefined ? "-" : `=${owner}`}`;
   }
+}
+
+/** The task as the tasks extension sees it, without the replica running it. */
+function withoutReplica({ replica: _, ...record }: StoredTask): TaskRecord {
+  return record;
+}
+
+/** How a task whose replica died ends. */
+function orphaned(taskId: string): TaskUpdate {
+  const message = `The replica running task ${taskId} died (its liveness lease expired) before the task ended; it may have run in part and is not run again: start it again if that is safe`;
+  return {
+    status: "failed",
+    statusMessage: "The replica running this task died; the task is not run again",
+    error: { code: ErrorCode.InternalError, message },
+    inputRequests: undefined,
+  };
 }

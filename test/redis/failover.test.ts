@@ -151,4 +151,40 @@ describe("failover: every fault ends in a clear answer", () => {
     expect(answer!.error.message).toMatch(/died before answering it.*tool slow may have run/);
     expect(invocations("slow")).toBe(1);
   });
+
+  it("fails a task whose replica was killed, and tasks/result settles on it", async () => {
+    const { replicas, urls } = await startCluster();
+    const init = await fetch(urls[0]!, {
+      method: "POST",
+      headers: HEADERS,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: { tasks: {} },
+          clientInfo: { name: "raw", version: "1" },
+        },
+      }),
+    });
+    await init.text();
+    const session = { ...HEADERS, "mcp-session-id": init.headers.get("mcp-session-id")! };
+    const created = await post(urls[0]!, session, 3, "tools/call", {
+      name: "job",
+      arguments: {},
+      task: { ttl: 600_000 },
+    });
+    const taskId = created.json!.result.task.taskId as string;
+    await replicas[0]!.kill("SIGKILL");
+
+    // tasks/result waits for the task to end: it ends, failed, once the replica's lease lapsed.
+    const result = await post(urls[1]!, session, 4, "tasks/result", { taskId });
+    expect(result.json).toMatchObject({ id: 4, error: { code: -32603 } });
+    expect(result.json!.error.message).toMatch(/replica running task .* died.*not run again/);
+    const got = await post(urls[2]!, session, 5, "tasks/get", { taskId });
+    expect(got.json!.result).toMatchObject({ taskId, status: "failed" });
+    expect(got.json!.result.statusMessage).toMatch(/replica running this task died/);
+    expect(invocations("job")).toBe(1);
+  });
 });
