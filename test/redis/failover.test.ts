@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { McpClient } from "../../src/client/index.js";
 import { type Balancer, startBalancer } from "./helpers/balancer.js";
 import { type Event, HEADERS, openSession, readEvents } from "./helpers/raw.js";
 import { type RedisProcess, startRedis } from "./helpers/redis-server.js";
@@ -186,5 +187,26 @@ describe("failover: every fault ends in a clear answer", () => {
     expect(got.json!.result).toMatchObject({ taskId, status: "failed" });
     expect(got.json!.result.statusMessage).toMatch(/replica running this task died/);
     expect(invocations("job")).toBe(1);
+  });
+
+  it("fails a 2026-07-28 tool call run as a task when its replica is killed", async () => {
+    const { balancer, replicas } = await startCluster();
+    const client = await McpClient.connect({ url: balancer.url, protocolVersion: "2026-07-28" });
+    try {
+      const running = new Promise<Replica>((resolve) => {
+        for (const replica of replicas)
+          replica.child.stderr!.on("data", () => {
+            if (replica.stderr().includes("invoked job")) resolve(replica);
+          });
+      });
+      const task = await client.callTool("job", {}, { task: true, timeout: CLIENT_TIMEOUT });
+      // Killed once the client has its task: the one that ran it says so on stderr.
+      await (await running).kill("SIGKILL");
+      await expect(task.result()).rejects.toThrow(/replica running task .* died.*not run again/);
+      expect((await task.status()).statusMessage).toMatch(/replica running this task died/);
+      expect(invocations("job")).toBe(1);
+    } finally {
+      await client.close();
+    }
   });
 });
