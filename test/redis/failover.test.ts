@@ -67,7 +67,11 @@ async function post(url: string, headers: Record<string, string>, id: number, me
   });
   const text = await response.text();
   const data = text.startsWith("{") ? text : [...text.matchAll(/^data: (\{.*\})$/gm)].at(-1)?.[1];
-  return { status: response.status, json: data === undefined ? undefined : (JSON.parse(data) as Json) };
+  return {
+    status: response.status,
+    session: response.headers.get("mcp-session-id") ?? undefined,
+    json: data === undefined ? undefined : (JSON.parse(data) as Json),
+  };
 }
 
 const initialize = (url: string) =>
@@ -208,5 +212,35 @@ describe("failover: every fault ends in a clear answer", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("does not take a living replica for dead after Redis stalled past every lease", async () => {
+    const { redis, urls } = await startCluster();
+    const init = await initialize(urls[0]!);
+    expect(init.status).toBe(200);
+    const session = { ...HEADERS, "mcp-session-id": init.session! };
+    const created = await post(urls[0]!, session, 3, "tools/call", {
+      name: "job",
+      arguments: {},
+      task: { ttl: 600_000 },
+    });
+    const taskId = created.json!.result.task.taskId as string;
+
+    redis.signal("SIGSTOP");
+    // The stall is seen (past commandTimeout), then lasts past every lease's ttl.
+    expect((await initialize(urls[1]!)).status).toBe(503);
+    await new Promise((resolve) => setTimeout(resolve, 3 * OPTIONS.leaseTtl));
+    redis.signal("SIGCONT");
+
+    // Asked as soon as Redis answers, and for a while after, the other replicas still see it run.
+    let answered = 0;
+    for (let i = 0; answered < 20 && i < 500; i++) {
+      const got = await post(urls[1 + (i % 2)]!, session, 10 + i, "tasks/get", { taskId });
+      if (got.status !== 200) continue;
+      answered++;
+      expect(got.json!.result).toMatchObject({ taskId, status: "working" });
+      await new Promise((resolve) => setTimeout(resolve, OPTIONS.leaseInterval));
+    }
+    expect(answered).toBe(20);
   });
 });
