@@ -82,11 +82,7 @@ export class RedisTaskStore implements TaskStore {
   async get(taskId: string): Promise<TaskRecord | undefined> {
     const text = await this.redis.command<string | null>(["GET", this.key(taskId)]);
     const stored = text === null ? undefined : this.live(JSON.parse(text) as StoredTask);
-    if (!stored) return undefined;
-    const { replica, ...record } = stored;
-    if (replica === undefined || isTerminal(record.status) || (await this.lease?.alive(replica)) !== false)
-      return record;
-    return this.update(taskId, orphaned(taskId));
+    return stored && (await this.reckoned([stored]))[0];
   }
 
   async update(taskId: string, update: TaskUpdate): Promise<TaskRecord | undefined> {
@@ -126,7 +122,7 @@ export class RedisTaskStore implements TaskStore {
     if (cursor !== undefined && !/^\d+$/.test(cursor))
       throw new McpError(ErrorCode.InvalidParams, `Invalid cursor: ${JSON.stringify(cursor)}`);
     const index = this.ownerKey(owner);
-    const tasks: TaskRecord[] = [];
+    const tasks: StoredTask[] = [];
     let after = cursor ?? "0";
     // Expired tasks are skipped (and dropped from the index), so a page may take a few reads.
     for (;;) {
@@ -140,7 +136,7 @@ export class RedisTaskStore implements TaskStore {
         "0",
         String(limit + 1),
       ]);
-      if (page.length === 0) return { tasks };
+      if (page.length === 0) return { tasks: await this.reckoned(tasks) };
       const ids = page.filter((_, i) => i % 2 === 0);
       const texts = await this.redis.command<(string | null)[]>(["MGET", ...ids.map((id) => this.key(id))]);
       const gone: string[] = [];
@@ -150,14 +146,36 @@ export class RedisTaskStore implements TaskStore {
           gone.push(ids[i]!);
           continue;
         }
-        if (tasks.length === limit) return { tasks, nextCursor: after };
-        tasks.push(withoutReplica(record));
+        if (tasks.length === limit) return { tasks: await this.reckoned(tasks), nextCursor: after };
+        tasks.push(record);
         after = page[i * 2 + 1]!;
       }
       if (gone.length > 0) await this.redis.command(["ZREM", index, ...gone]);
-      if (ids.length <= limit && gone.length === 0) return { tasks };
+      if (ids.length <= limit && gone.length === 0) return { tasks: await this.reckoned(tasks) };
       after = page[page.length - 1]!;
     }
+  }
+
+  /**
+   * The tasks as the tasks extension sees them, those whose replica died (its lease lapsed) failed
+   * now. Every replica a page names is asked about once.
+   */
+  private async reckoned(tasks: StoredTask[]): Promise<TaskRecord[]> {
+    const lease = this.lease;
+    const alive = new Map<string, Promise<boolean | undefined>>();
+    return Promise.all(
+      tasks.map(async (stored) => {
+        const { replica, ...record } = stored;
+        if (!lease || replica === undefined || isTerminal(record.status)) return record;
+        let living = alive.get(replica);
+        if (!living) {
+          living = lease.alive(replica);
+          alive.set(replica, living);
+        }
+        if ((await living) !== false) return record;
+        return (await this.update(record.taskId, orphaned(record.taskId))) ?? record;
+      }),
+    );
   }
 
   /** The task unless it has expired by the store's clock (Redis expires it by its own). */

@@ -193,6 +193,29 @@ describe("failover: every fault ends in a clear answer", () => {
     expect(invocations("job")).toBe(1);
   });
 
+  it("lists a task whose replica was killed as failed", async () => {
+    const { replicas, urls } = await startCluster();
+    const init = await initialize(urls[0]!);
+    const session = { ...HEADERS, "mcp-session-id": init.session! };
+    const created = await post(urls[0]!, session, 3, "tools/call", {
+      name: "job",
+      arguments: {},
+      task: { ttl: 600_000 },
+    });
+    const taskId = created.json!.result.task.taskId as string;
+    await replicas[0]!.kill("SIGKILL");
+    // Listed, and nothing else asked of it: it shows failed once the replica's lease lapsed.
+    let listed: Json | undefined;
+    for (let i = 0; i < 300 && listed?.status !== "failed"; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, OPTIONS.leaseInterval));
+      const page = await post(urls[1 + (i % 2)]!, session, 10 + i, "tasks/list", {});
+      listed = (page.json!.result.tasks as Json[]).find((task) => task.taskId === taskId);
+    }
+    expect(listed).toMatchObject({ taskId, status: "failed" });
+    expect(listed!.statusMessage).toMatch(/replica running this task died/);
+    expect(invocations("job")).toBe(1);
+  });
+
   it("fails a 2026-07-28 tool call run as a task when its replica is killed", async () => {
     const { balancer, replicas } = await startCluster();
     const client = await McpClient.connect({ url: balancer.url, protocolVersion: "2026-07-28" });
