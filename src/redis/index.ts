@@ -13,6 +13,7 @@ export {
 export { RedisMessageBus } from "./bus.js";
 export { RedisConnection, type RedisConnectionOptions } from "./connection.js";
 export { RedisEventStore } from "./event-store.js";
+export { type LeaseOptions, ReplicaLease } from "./lease.js";
 export { type RedisReplication, type RedisReplicationOptions, redisReplication } from "./replication.js";
 export { RedisSessionStore } from "./session-store.js";
 export { RedisTaskStore, type RedisTaskStoreOptions } from "./task-store.js";
