@@ -38,6 +38,10 @@ export async function startBalancer(ports, { port: listenPort = 0, path = "/mcp"
         res.writeHead(reply.statusCode ?? 502, reply.headers);
         reply.pipe(res);
         res.on("close", () => reply.destroy());
+        // The replica died mid-response: the client's connection breaks too, as behind a real balancer.
+        reply.on("close", () => {
+          if (!reply.complete) res.destroy();
+        });
       },
     );
     upstream.on("error", (error) => {
