@@ -157,6 +157,31 @@ describe("failover: every fault ends in a clear answer", () => {
     expect(invocations("slow")).toBe(1);
   });
 
+  it("rejects a 2025-11-25 client's call whose replica was killed mid-stream with that error", async () => {
+    const { balancer, replicas } = await startCluster();
+    const client = await McpClient.connect({ url: balancer.url, protocolVersion: "2025-11-25" });
+    try {
+      let killed: Promise<void> | undefined;
+      const call = client.callTool(
+        "slow",
+        { n: 600 },
+        {
+          timeout: CLIENT_TIMEOUT,
+          onProgress: ({ progress }) => {
+            if (progress < 2) return;
+            // The replica running it says so on stderr.
+            killed ??= replicas.find((r) => r.stderr().includes("invoked slow"))!.kill("SIGKILL");
+          },
+        },
+      );
+      await expect(call).rejects.toThrow(/died before answering it.*tool slow may have run/);
+      await killed;
+      expect(invocations("slow")).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("fails a task whose replica was killed, and tasks/result settles on it", async () => {
     const { replicas, urls } = await startCluster();
     const init = await fetch(urls[0]!, {
