@@ -111,13 +111,10 @@ export class RedisConnection {
   async subscribe(channel: string, listener: (message: string) => void): Promise<() => void> {
     let set = this.listeners.get(channel);
     if (!set) {
+      if (this.stalled) throw this.unanswered();
       set = new Set();
       this.listeners.set(channel, set);
       const all = set;
-      if (this.stalled) {
-        this.listeners.delete(channel);
-        throw this.unanswered();
-      }
       const deliver = (message: string) => {
         for (const each of all) each(message);
       };

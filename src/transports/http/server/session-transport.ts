@@ -363,10 +363,10 @@ function streamedRequests(messages: JSONRPCMessage[]): StreamedRequest[] {
 
 /**
  * The answer to a request of a resumed stream whose writer died: as a stateless (2026-07-28)
- * client says of a stream that broke, it may have run, and was not sent again.
+ * client says of a stream that broke, it may have run, and it is not run again.
  */
 function lostAnswer({ id, what }: StreamedRequest): string {
-  const message = `The replica answering request ${JSON.stringify(id)} died before answering it (its liveness lease expired); ${what} may have run, so it was not sent again: call it again if that is safe`;
+  const message = `The replica answering request ${JSON.stringify(id)} died before answering it (its liveness lease expired); ${what} may have run, so it is not run again: call it again if that is safe`;
   return JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message } });
 }
 
