@@ -315,7 +315,7 @@ A gateway config adds, beside "mcpServers": "policy" (rules per tool: "action": 
 per "callers", "arguments" (a JSON Schema the arguments must also satisfy), "approval": true (a
 person approves each call through elicitation)), "tools" (a "name", "description" or "title" per
 server/tool) and "audit" (the log's path). "trusted": true in a server's entry makes its tool
-annotations count; otherwise its hints are dropped. See the README for the format.
+annotations count; otherwise its hints are dropped. The format: the Gateway section of docs/proxy.md.
 
 An upstream's sampling, elicitation and roots requests during a call go to the proxy's caller.
 
