@@ -174,6 +174,26 @@ describe("the Streamable HTTP endpoint's edges", () => {
     expect(calls).toBe(1);
   });
 
+  it("echoes no more than a short, inert piece of a body value that does not match its header", async () => {
+    const { port } = await serve();
+    const name = `count\u001b]0;pwned\u0007${"x".repeat(1_000_000)}`;
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name, arguments: { n: 1 }, _meta: META },
+    });
+    const wrong = await rawHttp(port, post("/mcp", modernHeaders("1")), body);
+    expect(wrong.status).toBe(400);
+    const { error } = JSON.parse(wrong.text);
+    expect(error.code).toBe(-32020);
+    expect(error.message).toMatch(
+      /^Header mismatch: Mcp-Name header value 'count' does not match body value 'count\\x1b\]0;pwned\\x07x+… \(\d+ more characters\)'$/,
+    );
+    expect(error.message.length).toBeLessThan(400);
+    expect(calls).toBe(0);
+  });
+
   it("answers a body that does not arrive in time with 408 and closes its connection", async () => {
     const { port } = await serve({ bodyTimeout: 300 });
     const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });

@@ -3,6 +3,7 @@ import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
 import { readRequestMeta, unsupportedVersion } from "../../../protocol/eras/request-meta.js";
 import { revisionOf } from "../../../protocol/revisions/index.js";
 import type { RequestMeta } from "../../../protocol/types/lifecycle.js";
+import { inertText } from "../../../util/inert-text.js";
 import type { HttpExchange } from "../shared/exchange.js";
 import {
   decodeHeaderValue,
@@ -19,6 +20,9 @@ function mismatch(message: string): McpError {
   return new McpError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
 }
 
+/** A value from the request, as an error shows it: capped and inert, since a body may hold megabytes. */
+const shown = (value: unknown) => inertText(String(value), { max: 128 });
+
 /** Checks `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` against the body; the error is -32020. */
 export function modernHeaderProblem(
   exchange: HttpExchange,
@@ -29,7 +33,9 @@ export function modernHeaderProblem(
   const method = exchange.header("mcp-method");
   if (method === undefined) return mismatch("the Mcp-Method header is required");
   if (method !== message.method) {
-    return mismatch(`Mcp-Method header value '${method}' does not match body value '${message.method}'`);
+    return mismatch(
+      `Mcp-Method header value '${shown(method)}' does not match body value '${shown(message.method)}'`,
+    );
   }
   const source = MCP_NAME_SOURCE[message.method];
   if (!source) return undefined;
@@ -39,7 +45,7 @@ export function modernHeaderProblem(
   const name = decodeHeaderValue(raw.trim());
   if (name === undefined) return mismatch("the Mcp-Name header is not valid base64");
   if (name !== expected)
-    return mismatch(`Mcp-Name header value '${name}' does not match body value '${String(expected)}'`);
+    return mismatch(`Mcp-Name header value '${shown(name)}' does not match body value '${shown(expected)}'`);
   if (message.method !== "tools/call" || !paramHeaders) return undefined;
   const mirrored = paramHeaders(name);
   if (!mirrored) return undefined;
@@ -58,7 +64,7 @@ export function modernHeaderProblem(
     if (decoded === undefined) return mismatch(`${header} is not valid base64`);
     if (!sameValue(decoded, value, argument)) {
       return mismatch(
-        `${header} header value '${decoded}' does not match argument '${path.join(".")}' value '${value}'`,
+        `${header} header value '${shown(decoded)}' does not match argument '${path.join(".")}' value '${shown(value)}'`,
       );
     }
   }
