@@ -100,6 +100,7 @@ function ipv6Bytes(address: string): number[] {
   return all.flatMap((value) => [value >> 8, value & 255]);
 }
 
-function unbracket(host: string): string {
+/** A host as URLs write an IPv6 address (`[::1]`) without its brackets. */
+export function unbracket(host: string): string {
   return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
 }

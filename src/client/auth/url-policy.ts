@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { type AddressClass, addressClass } from "./address-class.js";
+import { type AddressClass, addressClass, unbracket } from "./address-class.js";
 import { OAuthError } from "./errors.js";
 
 /** Whether a host name is this machine: `localhost` (and its subdomains) or a loopback address. */
@@ -21,10 +21,6 @@ function mappedV4(host: string): string | undefined {
   const high = Number.parseInt(hex[1]!, 16);
   const low = Number.parseInt(hex[2]!, 16);
   return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-}
-
-function unbracket(host: string): string {
-  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
 }
 
 /** What the client may connect to, judged from the MCP server's URL and the user's options. */
