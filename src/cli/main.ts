@@ -15,8 +15,8 @@ import { registerTasksCommand } from "./commands/tasks.js";
 import type { CliContext } from "./shared/command.js";
 import { debugDetails, describeError, EXIT_CODES_HELP, Exit, exitCodeOf } from "./shared/errors.js";
 import { rewriteTrace } from "./shared/options.js";
-import { SERVER_USAGE } from "./shared/session.js";
 import { clearStatus } from "./shared/status.js";
+import { SERVER_USAGE } from "./shared/target.js";
 import { err } from "./shared/terminal.js";
 
 const OVERVIEW = `

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { writeRaw } from "../../src/cli/commands/read.js";
 import { describeError, UsageError } from "../../src/cli/shared/errors.js";
+import { formatLog } from "../../src/cli/shared/log-line.js";
 import { inertJson, PEER_TEXT, peerText } from "../../src/cli/shared/peer-text.js";
-import { formatLog } from "../../src/cli/shared/session.js";
 import { describeProgress } from "../../src/cli/shared/status.js";
 import { didYouMean } from "../../src/cli/shared/suggest.js";
 import { ErrorCode, McpError } from "../../src/jsonrpc/errors.js";

@@ -8,7 +8,7 @@ import { Exit, exitCodeOf, UsageError } from "../../src/cli/shared/errors.js";
 import { formatSize, table, truncate } from "../../src/cli/shared/format.js";
 import { headersOf, parseDuration } from "../../src/cli/shared/options.js";
 import { signature, typedValue } from "../../src/cli/shared/schema.js";
-import { splitOperands } from "../../src/cli/shared/session.js";
+import { splitOperands } from "../../src/cli/shared/target.js";
 import { ErrorCode, McpError } from "../../src/jsonrpc/errors.js";
 import type { McpServer } from "../../src/server/server.js";
 

@@ -2,7 +2,8 @@
 import type { Command } from "commander";
 import { addClientOptions, type ClientCliOptions } from "./options.js";
 import { inertJson } from "./peer-text.js";
-import { SERVER_HELP, SERVER_USAGE, type Session, splitOperands, withClient } from "./session.js";
+import { type Session, withClient } from "./session.js";
+import { SERVER_HELP, SERVER_USAGE, splitOperands } from "./target.js";
 
 /** State shared by the commands of one run. */
 export interface CliContext {
