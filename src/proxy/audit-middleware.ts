@@ -3,8 +3,8 @@ import { isoTime } from "../util/iso-time.js";
 import type { AccessPolicy } from "./access.js";
 import { type AuditRecord, type AuditSink, digestArguments } from "./audit.js";
 import { describeError } from "./forward.js";
+import { AbandonedCall } from "./forwarded-call.js";
 import type { CallOutcome, ToolCallMiddleware } from "./middleware.js";
-import { AbandonedCall } from "./questions.js";
 
 /**
  * Writes one record per call to `sink`, after the call and before its answer: who called, which

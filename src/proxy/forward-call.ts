@@ -14,6 +14,7 @@ import type { CallToolResult } from "../protocol/types/tools.js";
 import { digestArguments } from "./audit.js";
 import { asCaller } from "./caller.js";
 import { resultOf } from "./forward.js";
+import { AbandonedCall, askFront, continuedCallId, ForwardedCall } from "./forwarded-call.js";
 import {
   boundedError,
   checkResultSize,
@@ -22,7 +23,7 @@ import {
   type UpstreamLimits,
 } from "./limits.js";
 import type { ToolCallContext } from "./middleware.js";
-import { AbandonedCall, askFront, continuedCallId, ForwardedCall, type ForwardedCalls } from "./questions.js";
+import type { ForwardedCalls } from "./questions.js";
 
 /** What forwarding one tool needs. */
 export interface ForwardTarget {

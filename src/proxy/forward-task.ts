@@ -16,9 +16,9 @@ import type { RequestContext } from "../server/context.js";
 import { asCaller } from "./caller.js";
 import { resultOf } from "./forward.js";
 import type { ForwardTarget } from "./forward-call.js";
+import { askFront, ForwardedCall } from "./forwarded-call.js";
 import { boundedError, checkResultSize, skippedResultError } from "./limits.js";
 import type { ToolCallContext } from "./middleware.js";
-import { askFront, ForwardedCall } from "./questions.js";
 
 /** What following one tool's tasks needs beyond forwarding its calls. */
 export interface TaskTarget extends ForwardTarget {

@@ -6,7 +6,7 @@
  * been answered, so a question naming an unknown task waits a moment for a follower to learn it.
  */
 import { RELATED_TASK } from "../extensions/tasks/index.js";
-import type { ForwardedCall } from "./questions.js";
+import type { ForwardedCall } from "./forwarded-call.js";
 
 /** How long a question naming a task not yet known waits for a starting follower to name it, ms. */
 const NAMING_WAIT = 5000;

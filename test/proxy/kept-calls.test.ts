@@ -4,7 +4,8 @@
  * outcome or `inputTimeout` passes, so an ended call is neither lost to its caller nor kept forever.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ForwardedCall, ForwardedCalls } from "../../src/proxy/questions.js";
+import { ForwardedCall } from "../../src/proxy/forwarded-call.js";
+import { ForwardedCalls } from "../../src/proxy/questions.js";
 import type { RequestContext } from "../../src/server/context.js";
 
 afterEach(() => {
