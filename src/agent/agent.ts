@@ -11,6 +11,10 @@ import type {
 } from "./chat-model.js";
 import { MaxStepsError } from "./errors.js";
 import { abortable, runToolCall, type ToolCallRecord } from "./run-tool.js";
+import type { AgentStep } from "./step.js";
+
+export type { AgentStep } from "./step.js";
+
 import { type AgentTracer, traced } from "./tracer.js";
 
 export interface AgentOptions {
@@ -25,18 +29,6 @@ export interface AgentOptions {
   toolTimeout?: number;
   /** Traces the run, each model call and each tool call (`agentTracer()` of `mcpkit/otel`). */
   tracer?: AgentTracer;
-}
-
-/** One model call and the tool calls it asked for. */
-export interface AgentStep {
-  /** 1-based. */
-  index: number;
-  /** What the model answered. */
-  message: AssistantMessage;
-  /** One per tool call, in the model's order. */
-  toolResults: ToolCallRecord[];
-  usage?: ChatUsage;
-  finishReason?: string;
 }
 
 /** What a finished run gives back. */

@@ -1,4 +1,4 @@
-import type { AgentStep } from "./agent.js";
+import type { AgentStep } from "./step.js";
 
 /**
  * A chat model request failed: the HTTP status and an excerpt of the body when the server answered,

@@ -168,6 +168,7 @@ describe("the audit log of the gateway, and mcpkit audit verify", () => {
     expect(await readFile(join(dir, "audit.jsonl"), "utf8")).not.toContain("bob");
   });
 
+  // Six runs of the CLI, one after another: a bound for a loaded machine.
   it("an intact log passes; an edited, removed or cut line fails naming the first bad line", async () => {
     // Stopped, the proxy has written the head for the last line (while it runs, the head may lag).
     expect(await proxy.stop()).toBe(0);
@@ -199,5 +200,5 @@ describe("the audit log of the gateway, and mcpkit audit verify", () => {
     );
     expect(lastEdited.status).toBe(1);
     expect(lastEdited.stderr).toContain("line 7:");
-  });
+  }, 120_000);
 });

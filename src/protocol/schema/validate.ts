@@ -1,7 +1,7 @@
 import type { JsonSchema } from "../types/tools.js";
+import type { SchemaLike, Validation } from "./schema-like.js";
 import { simpleChecker } from "./simple-json-schema.js";
 import { isStandardSchema, type StandardIssue, type StandardSchemaV1 } from "./standard.js";
-import type { SchemaLike, Validation } from "./validator.js";
 
 /** Checks a value against a schema. */
 export type Validate = (value: unknown) => Validation | Promise<Validation>;

@@ -1,13 +1,10 @@
 import type { JsonSchema } from "../types/tools.js";
 import { exportJsonSchema } from "./json-schema.js";
-import { isStandardSchema, type StandardSchemaV1 } from "./standard.js";
+import type { SchemaLike, Validation } from "./schema-like.js";
+import { isStandardSchema } from "./standard.js";
 import { validatorOf } from "./validate.js";
 
-/** A schema mcpkit accepts: a Standard Schema with JSON Schema export (zod v4 …) or plain JSON Schema. */
-export type SchemaLike = StandardSchemaV1 | JsonSchema;
-
-/** The outcome of a validation: the (possibly transformed) value, or a sentence naming what is wrong. */
-export type Validation = { ok: true; value: unknown } | { ok: false; message: string };
+export type { SchemaLike, Validation } from "./schema-like.js";
 
 /** A schema ready to use: its JSON Schema for the wire and a validator for values. */
 export interface CompiledSchema {

@@ -18,13 +18,9 @@ import {
   type SseSink,
 } from "../http/shared/exchange.js";
 import { type OriginPolicy, originProblem } from "../http/shared/origin.js";
+import { warnOnOverflow } from "../http/shared/overflow-warning.js";
 import { formatSseEvent } from "../http/shared/sse.js";
-import {
-  type StreamBuffer,
-  type StreamBufferLimit,
-  streamBuffer,
-  warnOnOverflow,
-} from "../http/shared/stream-buffer.js";
+import { type StreamBuffer, type StreamBufferLimit, streamBuffer } from "../http/shared/stream-buffer.js";
 
 export interface LegacySseOptions extends OriginPolicy {
   /** Where clients GET the event stream. Default `/sse`. */

@@ -3,8 +3,9 @@ import { messageJson } from "../../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage } from "../../../jsonrpc/messages.js";
 import { extend } from "../../../util/extend.js";
 import type { HttpExchange, SseSink } from "../shared/exchange.js";
+import { warnOnOverflow } from "../shared/overflow-warning.js";
 import { formatSseEvent } from "../shared/sse.js";
-import { type StreamBuffer, warnOnOverflow } from "../shared/stream-buffer.js";
+import type { StreamBuffer } from "../shared/stream-buffer.js";
 import type { EventStore } from "./event-store.js";
 
 /** How a POST's answer is sent: JSON unless something comes before the response, always JSON, or always SSE. */
