@@ -3,14 +3,13 @@
  * written as a module under build/docs-blocks/ and type-checked in one tsc run, with `mcpkit/…`
  * mapped to the sources (no build needed). Fragments that use a `server`, a `client`… they do not
  * declare get them from fragments.ts; a block marked `<!-- not-checked: why -->` is left out.
- * Then the README's server and client run: the client starts the server over stdio and calls its tool.
+ * run-blocks.test.ts runs them.
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { delimiter, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CodeBlock, documentationBlocks, extractBlocks, sourceEntryPoints } from "./code-blocks.js";
 import { FRAGMENT_GLOBALS } from "./fragments.js";
@@ -52,6 +51,11 @@ describe("extractBlocks", () => {
         "````ts",
         "const c = '```';",
         "````",
+        "<!-- file: d.ts -->",
+        "<!-- not-runnable: needs the network -->",
+        "```ts",
+        "await fetch('https://example.com');",
+        "```",
       ].join("\n"),
       "x.md",
     );
@@ -60,11 +64,23 @@ describe("extractBlocks", () => {
       { file: "x.md", line: 10, lang: "js", code: "document.title;", notChecked: "needs a browser" },
       { file: "x.md", line: 15, lang: "ts", code: "let b: number;" },
       { file: "x.md", line: 19, lang: "ts", code: "const c = '```';" },
+      {
+        file: "x.md",
+        line: 24,
+        lang: "ts",
+        code: "await fetch('https://example.com');",
+        name: "d.ts",
+        notRunnable: "needs the network",
+      },
     ]);
   });
 
-  it("refuses a not-checked marker without a reason, and a block never closed", () => {
+  it("refuses a not-checked or not-runnable marker without a reason, and a block never closed", () => {
     expect(() => extractBlocks("<!-- not-checked: -->\n```ts\nx\n```", "x.md")).toThrow(/needs a value/);
+    expect(() => extractBlocks("<!-- not-runnable: -->\n```ts\nx\n```", "x.md")).toThrow(/needs a value/);
+    expect(() => extractBlocks("<!-- not-runnable: why -->\n```sh\nx\n```", "x.md")).toThrow(
+      /x.md:2: a marker before a block that is not checked anyway/,
+    );
     expect(() => extractBlocks("```ts\nx", "x.md")).toThrow(/x.md:1: a code block that is never closed/);
   });
 });
@@ -135,54 +151,6 @@ describe("the code blocks of README.md and docs/", () => {
         return block ? `${block.file}:${block.line + Number(row)}:${column}: ` : whole;
       });
       expect(located).toBe("");
-    },
-    SLOW,
-  );
-
-  it(
-    "run: the README's client starts the README's server and calls its tool, offline",
-    async () => {
-      const dir = join(out, "run");
-      mkdirSync(dir, { recursive: true });
-      const entries = sourceEntryPoints(root);
-      // Bundled from the sources with esbuild, `mcpkit/…` resolved as package.json's exports say;
-      // other packages (zod) load from node_modules. A .mjs beside no package.json is ESM.
-      for (const name of ["server", "client"]) {
-        const block = blocks.find((b) => b.file === "README.md" && b.name === `${name}.ts`)!;
-        await build({
-          stdin: {
-            contents: block.code,
-            resolveDir: root,
-            loader: "ts",
-            sourcefile: `README.md:${block.line}`,
-          },
-          bundle: true,
-          platform: "node",
-          format: "esm",
-          target: "node20",
-          outfile: join(dir, `${name}.js`),
-          logLevel: "silent",
-          plugins: [
-            {
-              name: "mcpkit-sources",
-              setup(b) {
-                b.onResolve({ filter: /^mcpkit(\/|$)/ }, (args) => ({ path: entries[args.path]! }));
-                b.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
-              },
-            },
-          ],
-        });
-      }
-      writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-      const { stdout } = await run(process.execPath, [join(dir, "client.js")], {
-        cwd: dir,
-        timeout: SLOW,
-        // The README's client runs `node`: this one, whatever PATH says.
-        env: { ...process.env, PATH: `${join(process.execPath, "..")}${delimiter}${process.env.PATH ?? ""}` },
-      });
-      expect(stdout).toContain("my-calculator");
-      expect(stdout).toContain("calculator - Evaluate an arithmetic expression");
-      expect(stdout).toContain("content: 2 + 3 * 4 = 14");
     },
     SLOW,
   );

@@ -2,6 +2,8 @@
  * The TypeScript and JavaScript code blocks of the README and the guides, as the docs test checks
  * them. A block may be preceded (blank lines between allowed) by HTML comments, invisible on
  * GitHub: `<!-- not-checked: why -->` leaves it out of the type check, saying why;
+ * `<!-- not-runnable: why -->` type-checks it but does not run it (it needs the network, or
+ * something the test cannot provide), saying why;
  * `<!-- file: name.ts -->` names the file it is written to, so another block can run it.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -19,27 +21,33 @@ export interface CodeBlock {
   name?: string;
   /** The reason given by `<!-- not-checked: … -->`, if any. */
   notChecked?: string;
+  /** The reason given by `<!-- not-runnable: … -->`, if any. */
+  notRunnable?: string;
 }
 
 const LANGS: Record<string, CodeBlock["lang"]> = { ts: "ts", typescript: "ts", js: "js", javascript: "js" };
 /** An opening fence, as CommonMark has it: a backtick fence's info string holds no backtick. */
 const FENCE = /^( {0,3})(`{3,}(?!.*`)|~{3,})\s*([\w-]*)/;
-const MARKER = /^<!--\s*(not-checked|file):\s*(.*?)\s*-->$/;
+const MARKER = /^<!--\s*(not-checked|not-runnable|file):\s*(.*?)\s*-->$/;
+/** Where each marker's value goes. */
+const FIELDS = { file: "name", "not-checked": "notChecked", "not-runnable": "notRunnable" } as const;
+type Markers = Partial<Pick<CodeBlock, (typeof FIELDS)[keyof typeof FIELDS]>>;
 
-/** The blocks of one Markdown text, in order; a `not-checked` marker without a reason is an error. */
+/** The blocks of one Markdown text, in order; a marker without a value is an error. */
 export function extractBlocks(markdown: string, file: string): CodeBlock[] {
   const lines = markdown.split("\n");
   const blocks: CodeBlock[] = [];
-  let markers: { name?: string; notChecked?: string } = {};
+  let markers: Markers = {};
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i]!;
     const marker = MARKER.exec(text.trim());
     if (marker) {
       const [, kind, value] = marker;
       if (!value)
-        throw new Error(`${file}:${i + 1}: <!-- ${kind}: … --> needs a value (for not-checked, why)`);
-      if (kind === "file") markers.name = value;
-      else markers.notChecked = value;
+        throw new Error(
+          `${file}:${i + 1}: <!-- ${kind}: … --> needs a value (for not-checked and not-runnable, why)`,
+        );
+      markers[FIELDS[kind as keyof typeof FIELDS]] = value;
       continue;
     }
     const fence = FENCE.exec(text);
@@ -62,7 +70,7 @@ export function extractBlocks(markdown: string, file: string): CodeBlock[] {
         code: body.map((l) => (l.startsWith(indent!) ? l.slice(indent!.length) : l)).join("\n"),
         ...markers,
       });
-    else if (markers.name || markers.notChecked)
+    else if (Object.keys(markers).length > 0)
       throw new Error(
         `${file}:${i + 1}: a marker before a block that is not checked anyway (${info || "no language"})`,
       );
