@@ -2,7 +2,8 @@
  * What the guides' fragments use without declaring it: a `server` or `client` from an earlier
  * block, the names a guide imported above, a model. Each block is a module, so a block that
  * declares or imports one of these names uses its own. Written as build/docs-blocks/fragments.d.ts
- * by the docs test: as a file under test/ it would give these globals to every test too.
+ * by the docs test: as a file under test/ it would give these globals to every test too. When the
+ * blocks run, preamble.ts makes them for real, as each block's runtime asks.
  */
 export const FRAGMENT_GLOBALS = `import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { LanguageModel } from "ai";

@@ -4,63 +4,18 @@
  * fragment uses, with `__docs`, the preamble; `@docs/` is this folder), `after` after it, with the
  * block's names in scope.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect } from "vitest";
-import { type CommonClientOptions, McpClient } from "../../src/client/index.js";
+import { McpClient } from "../../src/client/index.js";
 import { countFiles } from "../agent/scenario.js";
 import { lastToolResult, startScriptedOpenAI } from "../fixtures/openai-server.js";
 import { startRedis } from "../redis/helpers/redis-server.js";
-import type { ProgramRun } from "./run-block.js";
+import { EXTENSION_RUNTIMES } from "./extension-runtimes.js";
+import { calculates, protectedServer, type Runtime } from "./runtime.js";
 
-/** What a runtime can do with its block's program. */
-export interface RunContext {
-  /** Runs the program to its end; fails, naming the block, unless it exits with 0. */
-  program(options?: { env?: Record<string, string>; cwd?: string }): Promise<ProgramRun>;
-  /** A client of the program over stdio, closed after the check. */
-  stdio(options?: { cwd?: string; extensions?: CommonClientOptions["extensions"] }): Promise<McpClient>;
-  /** Starts the program serving HTTP, stopped after the check; gives the URL it prints. */
-  http(env: Record<string, string>): Promise<string>;
-  /** Runs at the end of the check, last added first. */
-  defer(cleanup: () => unknown): void;
-}
-
-export interface Runtime {
-  setup?: string;
-  after?: string;
-  /** Programs of other blocks this one starts. */
-  uses?: string[];
-  check(run: RunContext): Promise<void>;
-}
-
-/** The `after` of a block that only makes its `server`: serve it, over stdio unless asked. */
-const SERVE = "await __docs.serve(server);";
-
-/** Calls the calculator of a server in the guides' first example. */
-async function calculates(client: McpClient): Promise<void> {
-  const result = await client.callTool("calculator", { expression: "2 + 3 * 4" });
-  expect(result.text()).toBe("2 + 3 * 4 = 14");
-}
-
-/** A protected server answers without a token with 401 and a challenge, and serves its metadata. */
-async function protectedServer(url: string, issuer: string, resource: string): Promise<void> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
-  });
-  expect(response.status).toBe(401);
-  const challenge = response.headers.get("www-authenticate") ?? "";
-  const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
-  expect(challenge.startsWith("Bearer"), challenge).toBe(true);
-  expect(metadataUrl, challenge).toBeDefined();
-  // The metadata's URL is the public one (the resource's origin): ask this server for its path.
-  const metadata = await fetch(new URL(new URL(metadataUrl!).pathname, url)).then((r) => r.json());
-  expect(metadata).toMatchObject({ resource, authorization_servers: [issuer] });
-}
+export type { RunContext, Runtime } from "./runtime.js";
 
 export const RUNTIMES: Record<string, Runtime> = {
+  ...EXTENSION_RUNTIMES,
   // README.md
   "server.ts": { check: async (run) => calculates(await run.stdio()) },
   "client.ts": {
@@ -146,87 +101,6 @@ export const RUNTIMES: Record<string, Runtime> = {
           messages: [{ role: "user", content: { type: "text", text: "Summarise note a in one sentence." } }],
         },
         values: ["a", "b"],
-      });
-    },
-  },
-
-  // docs/extensions.md
-  "echo-extension.ts": {
-    after: SERVE,
-    async check(run) {
-      // A client that speaks the extension, as its methods require.
-      const client = await run.stdio({ extensions: [{ id: "example.com/echo", settings: {} }] });
-      expect(client.serverExtension("example.com/echo")).toEqual({});
-      expect(await client.request("echo/say", { text: "hi" })).toMatchObject({ said: "hi" });
-    },
-  },
-  "jobs-server.ts": {
-    setup: "__docs.jobsCode();",
-    after: SERVE,
-    async check(run) {
-      const client = await run.stdio();
-      const tools = await client.listTools();
-      expect(tools.find((tool) => tool.name === "render")).toBeDefined();
-    },
-  },
-  "jobs-client.ts": {
-    uses: ["jobs-server.ts"],
-    setup: 'await __docs.clients(await __docs.httpServerBlock("jobs-server.js"), { go: true });',
-    after: [
-      "const sameTask = (await again.result()).text();",
-      "__docs.report({ result: result.text(), sameTask });",
-      "await __docs.close();",
-    ].join("\n"),
-    async check(run) {
-      const { report, stdout } = await run.program();
-      expect(stdout).toMatch(/^completed/m);
-      expect(report).toEqual({ result: "rendered a", sameTask: "rendered a" });
-    },
-  },
-  "skills-server.ts": {
-    after: SERVE,
-    async check(run) {
-      const client = await run.stdio({ cwd: skillsFolder(run) });
-      const uris = (await client.listResources()).map((resource) => resource.uri);
-      expect(uris).toContain("skill://team/release-notes/SKILL.md");
-    },
-  },
-  "skills-host.ts": {
-    uses: ["skills-server.ts"],
-    setup: 'await __docs.stdioClient("skills-server.js", process.env.SKILLS_CWD);',
-    after: [
-      "__docs.report({ uris: entries.map((entry) => entry.uri), rejected, style });",
-      "await __docs.close();",
-    ].join("\n"),
-    async check(run) {
-      const { report } = await run.program({ env: { SKILLS_CWD: skillsFolder(run) } });
-      expect(report).toEqual({ uris: ["skill://team/release-notes/SKILL.md"], rejected: [], style: STYLE });
-    },
-  },
-  "weather-server.ts": {
-    setup: "__docs.weatherCode();",
-    after: SERVE,
-    async check(run) {
-      const client = await run.stdio();
-      const { contents } = await client.readResource("ui://weather/forecast.html");
-      expect(contents[0]).toMatchObject({ uri: "ui://weather/forecast.html" });
-      expect((contents[0] as { text: string }).text).toContain("<title>Forecast</title>");
-      expect((await client.callTool("forecast", { city: "Oslo" })).text()).toBe("Sunny in Oslo");
-    },
-  },
-  "weather-host.ts": {
-    uses: ["weather-server.ts"],
-    setup: 'globalThis.url = await __docs.httpServerBlock("weather-server.js");',
-    after: [
-      "__docs.report({ tools: tools.map((tool) => tool.name), view: { uri: view.uri, html: view.html } });",
-      "await client.close();",
-      "await __docs.close();",
-    ].join("\n"),
-    async check(run) {
-      const { report } = await run.program();
-      expect(report).toMatchObject({
-        tools: ["forecast"],
-        view: { uri: "ui://weather/forecast.html", html: expect.stringContaining("<title>Forecast</title>") },
       });
     },
   },
@@ -358,19 +232,3 @@ export const RUNTIMES: Record<string, Runtime> = {
     },
   },
 };
-
-const STYLE = "Short sentences. One change a line.\n";
-
-/** A folder holding ./skills with one skill, release-notes, and its style guide. */
-function skillsFolder(run: RunContext): string {
-  const dir = mkdtempSync(join(tmpdir(), "mcpkit-docs-skills-"));
-  const skill = join(dir, "skills", "release-notes");
-  mkdirSync(join(skill, "references"), { recursive: true });
-  writeFileSync(
-    join(skill, "SKILL.md"),
-    "---\nname: release-notes\ndescription: Writes release notes in the team's style.\n---\nRead references/STYLE.md first.\n",
-  );
-  writeFileSync(join(skill, "references", "STYLE.md"), STYLE);
-  run.defer(() => import("node:fs").then((fs) => fs.rmSync(dir, { recursive: true, force: true })));
-  return dir;
-}
