@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -81,7 +81,7 @@ function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     npm_config_offline: "true",
     npm_config_update_notifier: "false",
     // A block that runs `node` gets this one, whatever PATH says.
-    PATH: `${join(process.execPath, "..")}:${process.env.PATH ?? ""}`,
+    PATH: `${join(process.execPath, "..")}${delimiter}${process.env.PATH ?? ""}`,
     ...extra,
   };
 }
