@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { Agent, type ChatModel } from "mcpkit/agent";
+import { Agent, OpenAIChatModel } from "mcpkit/agent";
 import { McpClient, MultiServerClient } from "mcpkit/client";
 import { ErrorCode, McpError } from "mcpkit/jsonrpc";
 import { type HttpServerHandle, McpServer } from "mcpkit/server";
@@ -57,7 +57,7 @@ export async function servedServer(): Promise<void> {
 }
 
 /** `config`: the bundled "everything" server, over stdio. */
-export function everythingConfig() {
+function everythingConfig() {
   return {
     mcpServers: {
       everything: {
@@ -137,11 +137,8 @@ export async function stdioClient(file: string, cwd: string): Promise<void> {
 }
 
 /** `model`: OpenAI's API as the docs test scripts it, at `OPENAI_BASE_URL`. */
-export async function openAiModel(): Promise<ChatModel> {
-  const { OpenAIChatModel } = await import("mcpkit/agent");
-  const made = new OpenAIChatModel({ model: "gpt-4o-mini" });
-  global.model = made;
-  return made;
+export function openAiModel(): void {
+  global.model = new OpenAIChatModel({ model: "gpt-4o-mini" });
 }
 
 /** Spans end up in memory, for {@link spanNames}: OpenTelemetry's global tracer provider. */

@@ -59,9 +59,10 @@ export async function compile(block: CodeBlock, setup = "", after = ""): Promise
     ],
   }).catch((error: Error & { errors?: { text: string; location?: { file: string; line: number } }[] }) => {
     const first = error.errors?.[0];
-    throw new Error(
-      first?.location ? `${first.location.file}:${first.location.line}: ${first.text}` : error.message,
-    );
+    if (!first?.location) throw error;
+    // esbuild names the block's Markdown file from the run folder.
+    const { file, line } = first.location;
+    throw new Error(`${file.endsWith(block.file) ? block.file : file}:${line}: ${first.text}`);
   });
   return path;
 }

@@ -7,6 +7,7 @@
  * Markdown file and line.
  */
 import { rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import { type CodeBlock, documentationBlocks } from "./code-blocks.js";
@@ -15,7 +16,7 @@ import { RUNTIMES, type RunContext } from "./runtimes.js";
 
 /** A bound on each block's run and check, never an assertion. */
 const SLOW = 120_000;
-const DOCS = new URL("./", import.meta.url).pathname;
+const DOCS = fileURLToPath(new URL("./", import.meta.url));
 
 const runnable = documentationBlocks(root).filter(
   (block) => block.notChecked === undefined && block.notRunnable === undefined,

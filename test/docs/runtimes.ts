@@ -131,7 +131,7 @@ export const RUNTIMES: Record<string, Runtime> = {
       "await __docs.tracing();",
       "await __docs.servedServer();",
       "__docs.configOf(globalThis.url);",
-      "await __docs.openAiModel();",
+      "__docs.openAiModel();",
     ].join("\n"),
     after: [
       'const { output } = await agent.run("Echo hi");',
