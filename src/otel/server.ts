@@ -1,5 +1,5 @@
 import type { Attributes } from "@opentelemetry/api";
-import type { ServerMiddleware } from "../server/middleware.js";
+import type { ServerMiddleware } from "../server/dispatch/middleware.js";
 import { api } from "./api.js";
 import {
   ATTR,

@@ -5,7 +5,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuthInfo } from "../protocol/transport.js";
-import type { RequestContext } from "../server/context.js";
+import type { RequestContext } from "../server/sessions/context.js";
 
 /** What the proxy asks when it sends a request to an HTTP upstream. */
 export interface UpstreamAuthRequest {

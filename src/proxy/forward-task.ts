@@ -12,7 +12,7 @@ import type { ToolTask } from "../client/task.js";
 import { RELATED_TASK, type TaskStore } from "../extensions/tasks/index.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
-import type { RequestContext } from "../server/context.js";
+import type { RequestContext } from "../server/sessions/context.js";
 import { asCaller } from "./caller.js";
 import { resultOf } from "./forward.js";
 import type { ForwardTarget } from "./forward-call.js";

@@ -4,7 +4,7 @@ import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { StandardSchemaV1 } from "../protocol/schema/standard.js";
 import type { CompleteReference } from "../protocol/types/completion.js";
 import type { CallToolResult, JsonSchema } from "../protocol/types/tools.js";
-import type { Completer } from "../server/completion.js";
+import type { Completer } from "../server/registries/completion.js";
 
 /** A JSON Schema as the `McpServer` takes it, listed as it is and never checked: the upstream checks. */
 export function verbatim(schema: JsonSchema): StandardSchemaV1<Record<string, unknown>> {

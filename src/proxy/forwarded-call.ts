@@ -5,8 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
-import type { RequestContext } from "../server/context.js";
-import type { InputMethod } from "../server/input-round.js";
+import type { RequestContext } from "../server/sessions/context.js";
+import type { InputMethod } from "../server/sessions/input-round.js";
 import type { SignalPool } from "./signal-pool.js";
 
 /** One question of an upstream, waiting for the caller's answer. */

@@ -3,7 +3,7 @@
  * audit log outside, then the policy, then the forwarding to the upstream.
  */
 import type { CallToolResult, ToolAnnotations } from "../protocol/types/tools.js";
-import type { RequestContext } from "../server/context.js";
+import type { RequestContext } from "../server/sessions/context.js";
 
 /** How a call ended, as the audit log records it: `denied` is a refusal of the proxy's policy. */
 export type CallOutcome = "ok" | "tool_error" | "error" | "cancelled" | "denied" | "abandoned";

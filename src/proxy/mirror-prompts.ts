@@ -2,7 +2,7 @@
 import type { McpClient } from "../client/client.js";
 import type { CompleteReference } from "../protocol/types/completion.js";
 import type { Prompt } from "../protocol/types/prompts.js";
-import type { PromptArgumentSpec } from "../server/prompts.js";
+import type { PromptArgumentSpec } from "../server/registries/prompts.js";
 import { asCaller } from "./caller.js";
 import { describeError, forwardCompletion, listOrNone } from "./forward.js";
 import { apply, isCurrent, type Registered, type SyncContext } from "./mirror-sync.js";

@@ -5,9 +5,9 @@
  */
 import type { MultiServerTool } from "../client/multi/router.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
-import type { RequestContext } from "../server/context.js";
-import type { ServerMiddleware } from "../server/middleware.js";
+import type { ServerMiddleware } from "../server/dispatch/middleware.js";
 import type { McpServer } from "../server/server.js";
+import type { RequestContext } from "../server/sessions/context.js";
 import { accessMiddleware, auditMiddleware } from "./audit-middleware.js";
 import { describeError, verbatim } from "./forward.js";
 import { forwardCall } from "./forward-call.js";

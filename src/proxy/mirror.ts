@@ -8,7 +8,7 @@ import type { MultiServerClient } from "../client/multi/multi-client.js";
 import type { MultiServerTool } from "../client/multi/router.js";
 import type { TaskStore } from "../extensions/tasks/index.js";
 import type { Prompt } from "../protocol/types/prompts.js";
-import type { ServerMiddleware } from "../server/middleware.js";
+import type { ServerMiddleware } from "../server/dispatch/middleware.js";
 import type { McpServer } from "../server/server.js";
 import type { AccessPolicy } from "./access.js";
 import type { AuditSink } from "./audit.js";

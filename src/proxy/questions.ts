@@ -2,7 +2,7 @@ import type { ClientFeatures, ServerRequestContext } from "../client/features.js
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { Root } from "../protocol/types/client-features.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
-import type { InputMethod } from "../server/input-round.js";
+import type { InputMethod } from "../server/sessions/input-round.js";
 import type { ForwardedCall } from "./forwarded-call.js";
 import { InFlight } from "./in-flight.js";
 import { SignalPool } from "./signal-pool.js";

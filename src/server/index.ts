@@ -13,22 +13,18 @@ export type {
   JwtOptions,
   ProtectedResourceOptions,
 } from "./auth/index.js";
-export type { ClientSend, ClientTaskRequest } from "./client-task.js";
-export type { Completer, CompletionReturn } from "./completion.js";
-export { RequestContext, type RunningTask } from "./context.js";
-export type { DispatchHandler } from "./dispatch.js";
-export type { AroundHandler, ExtensionHost, ExtensionMethod, ServerExtension } from "./extension.js";
-export type { AuthOption, ServeHttpOptions, WebHandlerOptions } from "./http.js";
-export type { InputMethod } from "./input-round.js";
-export { LOGGING_LEVELS } from "./logging.js";
-export type { Paged } from "./middleware.js";
+export type { DispatchHandler } from "./dispatch/dispatch.js";
+export type { AroundHandler, ExtensionHost, ExtensionMethod, ServerExtension } from "./dispatch/extension.js";
+export type { Paged } from "./dispatch/middleware.js";
 export {
   type ServerMiddleware,
   ServerMiddlewareContext,
   type ServerParamsOf,
   type ServerRequestTypes,
   type ServerResultOf,
-} from "./middleware.js";
+} from "./dispatch/middleware.js";
+export type { RateLimitOptions, RateLimitRule } from "./dispatch/rate-limit.js";
+export type { Completer, CompletionReturn } from "./registries/completion.js";
 export type {
   PromptArgs,
   PromptArgumentSpec,
@@ -36,9 +32,7 @@ export type {
   PromptConfig,
   PromptHandler,
   PromptReturn,
-} from "./prompts.js";
-export type { RateLimitOptions, RateLimitRule } from "./rate-limit.js";
-export type { ReplyChannel, ReplyTarget } from "./reply-channel.js";
+} from "./registries/prompts.js";
 export type {
   ReadResource,
   ReadTemplateResource,
@@ -47,12 +41,9 @@ export type {
   ResourceReturn,
   ResourceTemplateMeta,
   ResourceTemplateOptions,
-} from "./resources.js";
-export { McpServer, type ServerInfo, type ServerOptions } from "./server.js";
-export type { ServerSession, SessionHost } from "./session.js";
-export type { TaskStatusSink } from "./subscriptions.js";
-export type { ToolReturn } from "./tool-result.js";
-export { toolError } from "./tool-result.js";
+} from "./registries/resources.js";
+export type { ToolReturn } from "./registries/tool-result.js";
+export { toolError } from "./registries/tool-result.js";
 export type {
   TaskSupport,
   ToolArgs,
@@ -60,4 +51,13 @@ export type {
   ToolHandler,
   ToolResultOf,
   ToolTaskOptions,
-} from "./tools.js";
+} from "./registries/tools.js";
+export { McpServer, type ServerInfo, type ServerOptions } from "./server.js";
+export type { AuthOption, ServeHttpOptions, WebHandlerOptions } from "./serving/http.js";
+export type { ClientSend, ClientTaskRequest } from "./sessions/client-task.js";
+export { RequestContext, type RunningTask } from "./sessions/context.js";
+export type { InputMethod } from "./sessions/input-round.js";
+export { LOGGING_LEVELS } from "./sessions/logging.js";
+export type { ReplyChannel, ReplyTarget } from "./sessions/reply-channel.js";
+export type { ServerSession, SessionHost } from "./sessions/session.js";
+export type { TaskStatusSink } from "./sessions/subscriptions.js";

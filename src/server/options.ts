@@ -1,9 +1,9 @@
 import type { MessageTrace } from "../protocol/engine/peer.js";
 import type { CacheHint } from "../protocol/eras/era.js";
 import type { Implementation } from "../protocol/types/base.js";
-import type { ServerExtension } from "./extension.js";
-import type { WebHandlerOptions } from "./http.js";
-import type { RateLimitOptions } from "./rate-limit.js";
+import type { ServerExtension } from "./dispatch/extension.js";
+import type { RateLimitOptions } from "./dispatch/rate-limit.js";
+import type { WebHandlerOptions } from "./serving/http.js";
 
 /** Who the server is, and what it tells clients about using it. */
 export interface ServerInfo extends Implementation {

@@ -10,12 +10,14 @@ import type { MessageBus, Replication } from "../transports/http/server/replicat
 import { StdioServerTransport, type StdioServerTransportOptions } from "../transports/stdio/server.js";
 import { type MethodSelector, useArguments } from "../util/middleware.js";
 import type { UriTemplateVariables } from "../util/uri-template.js";
-import { type Broadcast, Broadcasts, deliver } from "./broadcast.js";
-import { coreRows } from "./core-rows.js";
-import type { DispatchRow } from "./dispatch.js";
-import { ServerExtensions } from "./extensions.js";
-import type { ServeHttpOptions, WebEndpoint } from "./http.js";
-import type { ServerMiddleware } from "./middleware.js";
+import type { Scopes } from "./auth/scopes.js";
+import { coreRows } from "./dispatch/core-rows.js";
+import type { DispatchRow } from "./dispatch/dispatch.js";
+import { ServerExtensions } from "./dispatch/extensions.js";
+import type { ServerMiddleware } from "./dispatch/middleware.js";
+import { RateLimiter, rateLimitMiddleware } from "./dispatch/rate-limit.js";
+import { SessionDispatch } from "./dispatch/session-dispatch.js";
+import { StatelessServing } from "./dispatch/stateless.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import {
   type PromptArgs,
@@ -23,9 +25,7 @@ import {
   type PromptConfig,
   type PromptHandler,
   PromptRegistry,
-} from "./prompts.js";
-import { RateLimiter, rateLimitMiddleware } from "./rate-limit.js";
-import { RequestStateSigner } from "./request-state.js";
+} from "./registries/prompts.js";
 import {
   type ReadResource,
   type ReadTemplateResource,
@@ -34,19 +34,19 @@ import {
   ResourceRegistry,
   type ResourceTemplateMeta,
   type ResourceTemplateOptions,
-} from "./resources.js";
-import type { Scopes } from "./scopes.js";
-import { type ServerSession, ServerSession as Session, type SessionHost } from "./session.js";
-import { SessionDispatch } from "./session-dispatch.js";
-import { StatelessServing } from "./stateless.js";
-import { Subscriptions } from "./subscriptions.js";
+} from "./registries/resources.js";
 import {
   type ToolArgs,
   type ToolConfig,
   type ToolHandler,
   ToolRegistry,
   type ToolResultOf,
-} from "./tools.js";
+} from "./registries/tools.js";
+import type { ServeHttpOptions, WebEndpoint } from "./serving/http.js";
+import { type Broadcast, Broadcasts, deliver } from "./sessions/broadcast.js";
+import { RequestStateSigner } from "./sessions/request-state.js";
+import { type ServerSession, ServerSession as Session, type SessionHost } from "./sessions/session.js";
+import { Subscriptions } from "./sessions/subscriptions.js";
 
 export type { ServerInfo, ServerOptions } from "./options.js";
 
@@ -343,7 +343,7 @@ export class McpServer implements SessionHost {
    * port, `/mcp`), and optionally the legacy HTTP+SSE transport beside it.
    */
   async serveHttp(options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
-    const http = await import("./http.js");
+    const http = await import("./serving/http.js");
     return http.serveHttp(this.httpHost(), options);
   }
 
@@ -352,7 +352,7 @@ export class McpServer implements SessionHost {
    * Configure it (sessions, Host/Origin allow-lists, event store) with `options.http`.
    */
   fetch = async (request: Request): Promise<Response> => {
-    const http = await import("./http.js");
+    const http = await import("./serving/http.js");
     this.webEndpoint ??= http.webEndpoint(this.httpHost(), this.options.http);
     return http.handleRequest(await this.webEndpoint, request);
   };

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ForwardedCall } from "../../src/proxy/forwarded-call.js";
 import { ForwardedCalls } from "../../src/proxy/questions.js";
-import type { RequestContext } from "../../src/server/context.js";
+import type { RequestContext } from "../../src/server/sessions/context.js";
 
 afterEach(() => {
   vi.useRealTimers();

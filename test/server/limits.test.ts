@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { Peer } from "../../src/protocol/engine/peer.js";
 import { McpServer } from "../../src/server/index.js";
-import { RequestStateSigner } from "../../src/server/request-state.js";
+import { RequestStateSigner } from "../../src/server/sessions/request-state.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/pair.js";
 import { connectInMemory } from "../helpers/connect.js";
 

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { McpServer } from "../../src/server/index.js";
-import { RequestStateSigner } from "../../src/server/request-state.js";
+import { RequestStateSigner } from "../../src/server/sessions/request-state.js";
 import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 import { type AuthServer, startAuthServer } from "../helpers/auth-server.js";
 

@@ -1,7 +1,7 @@
 import { type Command, Option } from "commander";
 import { type ProtocolVersion, SUPPORTED_VERSIONS } from "../../protocol/revisions/index.js";
 import type { LoggingLevel } from "../../protocol/types/client-features.js";
-import { LOGGING_LEVELS } from "../../server/logging.js";
+import { LOGGING_LEVELS } from "../../server/sessions/logging.js";
 import type { AuthCliOptions } from "./auth.js";
 import { UsageError } from "./errors.js";
 import { didYouMean } from "./suggest.js";

@@ -4,7 +4,7 @@
  * only when asked for: `@opentelemetry/api` and `@opentelemetry/sdk-trace-base` must be installed.
  */
 import type { ClientMiddleware } from "../../client/middleware.js";
-import type { ServerMiddleware } from "../../server/middleware.js";
+import type { ServerMiddleware } from "../../server/dispatch/middleware.js";
 import { isMissingPackage, MissingPeerError } from "../../util/optional-peer.js";
 import { UsageError } from "./errors.js";
 

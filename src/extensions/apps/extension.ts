@@ -1,6 +1,6 @@
 import type { ClientExtension } from "../../client/extension.js";
-import type { RequestContext } from "../../server/context.js";
-import type { ServerExtension } from "../../server/extension.js";
+import type { ServerExtension } from "../../server/dispatch/extension.js";
+import type { RequestContext } from "../../server/sessions/context.js";
 import { UI_EXTENSION, UI_MIME_TYPE } from "./types.js";
 
 /**

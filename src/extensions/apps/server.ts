@@ -1,7 +1,7 @@
 import type { SchemaLike } from "../../protocol/schema/validator.js";
-import type { ResourceOptions } from "../../server/resources.js";
+import type { ResourceOptions } from "../../server/registries/resources.js";
+import type { ToolConfig } from "../../server/registries/tools.js";
 import type { McpServer } from "../../server/server.js";
-import type { ToolConfig } from "../../server/tools.js";
 import { checkResourceMeta, checkToolMeta, checkUiUri } from "./check.js";
 import { LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE, type UiResourceMeta, type UiToolMeta } from "./types.js";
 

@@ -1,5 +1,5 @@
-export type { AskOptions } from "../../server/context.js";
-export type { InputRequiredResult, InputRound } from "../../server/input-round.js";
+export type { AskOptions } from "../../server/sessions/context.js";
+export type { InputRequiredResult, InputRound } from "../../server/sessions/input-round.js";
 export type { TaskContext, TaskLink } from "./context.js";
 export { type TasksOptions, tasks } from "./extension.js";
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./memory-store.js";

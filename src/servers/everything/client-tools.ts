@@ -1,7 +1,7 @@
 import type { ElicitResult, SamplingContent } from "../../protocol/types/client-features.js";
 import type { JsonSchema } from "../../protocol/types/tools.js";
-import type { RequestContext } from "../../server/context.js";
 import type { McpServer } from "../../server/server.js";
+import type { RequestContext } from "../../server/sessions/context.js";
 
 /** SEP-1034: a default for every primitive type. */
 export const SEP1034_SCHEMA: JsonSchema = {

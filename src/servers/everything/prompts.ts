@@ -1,5 +1,5 @@
 import { embeddedResource, image, text } from "../../protocol/features/content.js";
-import type { PromptArgumentSpec } from "../../server/prompts.js";
+import type { PromptArgumentSpec } from "../../server/registries/prompts.js";
 import type { McpServer } from "../../server/server.js";
 import { PNG_BASE64, PNG_DATA_URI } from "./media.js";
 

@@ -1,23 +1,23 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { adaptTool } from "../protocol/revisions/adapt.js";
-import type { Revision } from "../protocol/revisions/revision.js";
-import { exportJsonSchema, intern } from "../protocol/schema/json-schema.js";
-import { type InferOutput, isStandardSchema, type StandardSchemaV1 } from "../protocol/schema/standard.js";
-import { type Validate, validatorOf } from "../protocol/schema/validate.js";
-import type { SchemaLike } from "../protocol/schema/validator.js";
-import { deferrableZod, exportZod, type ZodSchema } from "../protocol/schema/zod-export.js";
-import type { Icon, Meta } from "../protocol/types/base.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { adaptTool } from "../../protocol/revisions/adapt.js";
+import type { Revision } from "../../protocol/revisions/revision.js";
+import { exportJsonSchema, intern } from "../../protocol/schema/json-schema.js";
+import { type InferOutput, isStandardSchema, type StandardSchemaV1 } from "../../protocol/schema/standard.js";
+import { type Validate, validatorOf } from "../../protocol/schema/validate.js";
+import type { SchemaLike } from "../../protocol/schema/validator.js";
+import { deferrableZod, exportZod, type ZodSchema } from "../../protocol/schema/zod-export.js";
+import type { Icon, Meta } from "../../protocol/types/base.js";
 import type {
   CallToolResult,
   JsonSchema,
   ListToolsResult,
   Tool,
   ToolAnnotations,
-} from "../protocol/types/tools.js";
-import { type ParamHeader, paramHeadersOf } from "../transports/http/shared/param-headers.js";
-import type { RequestContext } from "./context.js";
+} from "../../protocol/types/tools.js";
+import { type ParamHeader, paramHeadersOf } from "../../transports/http/shared/param-headers.js";
+import { type Scopes, scopesOption, type Visible } from "../auth/scopes.js";
+import type { RequestContext } from "../sessions/context.js";
 import { Paginator } from "./paginate.js";
-import { type Scopes, scopesOption, type Visible } from "./scopes.js";
 import type { ToolReturn } from "./tool-result.js";
 import { isPromiseLike, runTool } from "./tool-run.js";
 

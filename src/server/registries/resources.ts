@@ -1,19 +1,19 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { adaptDescription } from "../protocol/revisions/adapt.js";
-import type { Revision } from "../protocol/revisions/revision.js";
-import type { ResourceContents } from "../protocol/types/content.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { adaptDescription } from "../../protocol/revisions/adapt.js";
+import type { Revision } from "../../protocol/revisions/revision.js";
+import type { ResourceContents } from "../../protocol/types/content.js";
 import type {
   ListResourcesResult,
   ListResourceTemplatesResult,
   ReadResourceResult,
   Resource,
   ResourceTemplate,
-} from "../protocol/types/resources.js";
-import { UriTemplate, type UriTemplateMatch } from "../util/uri-template.js";
+} from "../../protocol/types/resources.js";
+import { UriTemplate, type UriTemplateMatch } from "../../util/uri-template.js";
+import { type Scopes, scopesOption, type Visible } from "../auth/scopes.js";
+import type { RequestContext } from "../sessions/context.js";
 import { type Completer, complete } from "./completion.js";
-import type { RequestContext } from "./context.js";
 import { Paginator, pageOf, sortByKey } from "./paginate.js";
-import { type Scopes, scopesOption, type Visible } from "./scopes.js";
 
 /** How a resource describes itself (its `uri` is given separately). */
 export type ResourceMeta = Omit<Resource, "uri">;

@@ -1,6 +1,6 @@
-import { text } from "../protocol/features/content.js";
-import type { ContentBlock } from "../protocol/types/content.js";
-import type { CallToolResult } from "../protocol/types/tools.js";
+import { text } from "../../protocol/features/content.js";
+import type { ContentBlock } from "../../protocol/types/content.js";
+import type { CallToolResult } from "../../protocol/types/tools.js";
 
 /**
  * What a tool handler may return: text, content blocks, a full result, or (with an output schema)

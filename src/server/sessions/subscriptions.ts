@@ -1,10 +1,10 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { RequestId } from "../jsonrpc/messages.js";
-import type { IncomingRequest } from "../protocol/engine/incoming.js";
-import { META } from "../protocol/eras/request-meta.js";
-import { declaresExtension, missingExtension } from "../protocol/extensions.js";
-import type { AuthInfo } from "../protocol/transport.js";
-import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { RequestId } from "../../jsonrpc/messages.js";
+import type { IncomingRequest } from "../../protocol/engine/incoming.js";
+import { META } from "../../protocol/eras/request-meta.js";
+import { declaresExtension, missingExtension } from "../../protocol/extensions.js";
+import type { AuthInfo } from "../../protocol/transport.js";
+import type { ServerCapabilities } from "../../protocol/types/lifecycle.js";
 
 /** What a `subscriptions/listen` request opts in to. */
 export interface ListenFilter {

@@ -1,5 +1,5 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { CompleteReference, CompleteResult } from "../protocol/types/completion.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { CompleteReference, CompleteResult } from "../../protocol/types/completion.js";
 import type { PromptRegistry } from "./prompts.js";
 import type { ResourceRegistry } from "./resources.js";
 

@@ -1,6 +1,6 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { principalOf } from "../transports/http/shared/authenticate.js";
-import type { RequestContext } from "./context.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { principalOf } from "../../transports/http/shared/authenticate.js";
+import type { RequestContext } from "../sessions/context.js";
 import type { ServerMiddleware } from "./middleware.js";
 
 /** A token bucket: `capacity` calls at once, refilled at `refillPerSecond`. */

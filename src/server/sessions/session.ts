@@ -1,19 +1,19 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { JSONRPCRequest, RequestId } from "../jsonrpc/messages.js";
-import { Peer, type PeerOptions } from "../protocol/engine/peer.js";
-import { legacy } from "../protocol/eras/legacy.js";
-import { modern, speaksModern } from "../protocol/eras/modern.js";
-import { chooseServerVersion } from "../protocol/eras/negotiate.js";
-import { adaptDescription, type Revision, revisionOf } from "../protocol/revisions/index.js";
-import type { SharedSessionState, Transport } from "../protocol/transport.js";
-import type { Implementation } from "../protocol/types/base.js";
-import type { LoggingLevel } from "../protocol/types/client-features.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { JSONRPCRequest, RequestId } from "../../jsonrpc/messages.js";
+import { Peer, type PeerOptions } from "../../protocol/engine/peer.js";
+import { legacy } from "../../protocol/eras/legacy.js";
+import { modern, speaksModern } from "../../protocol/eras/modern.js";
+import { chooseServerVersion } from "../../protocol/eras/negotiate.js";
+import { adaptDescription, type Revision, revisionOf } from "../../protocol/revisions/index.js";
+import type { SharedSessionState, Transport } from "../../protocol/transport.js";
+import type { Implementation } from "../../protocol/types/base.js";
+import type { LoggingLevel } from "../../protocol/types/client-features.js";
 import type {
   ClientCapabilities,
   InitializeResult,
   RequestMeta,
   ServerCapabilities,
-} from "../protocol/types/lifecycle.js";
+} from "../../protocol/types/lifecycle.js";
 import { isLoggingLevel, passes } from "./logging.js";
 
 /** What a session needs from its server. */

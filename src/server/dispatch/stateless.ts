@@ -1,13 +1,13 @@
-import type { CacheHint, ResultStamp } from "../protocol/eras/era.js";
-import { modern } from "../protocol/eras/modern.js";
-import type { Implementation } from "../protocol/types/base.js";
-import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
-import { extend } from "../util/extend.js";
-import type { RequestContext } from "./context.js";
+import type { CacheHint, ResultStamp } from "../../protocol/eras/era.js";
+import { modern } from "../../protocol/eras/modern.js";
+import type { Implementation } from "../../protocol/types/base.js";
+import type { ServerCapabilities } from "../../protocol/types/lifecycle.js";
+import { extend } from "../../util/extend.js";
+import type { ResourceRegistry } from "../registries/resources.js";
+import type { RequestContext } from "../sessions/context.js";
+import type { RequestStateSigner } from "../sessions/request-state.js";
 import { checkScopes, type DispatchRow, notOffered } from "./dispatch.js";
 import { openInputRounds, serverMetaOf } from "./modern-dispatch.js";
-import type { RequestStateSigner } from "./request-state.js";
-import type { ResourceRegistry } from "./resources.js";
 
 /** What answering a stateless request needs of its server. */
 export interface StatelessHost {

@@ -1,12 +1,12 @@
-import { fixedJson } from "../jsonrpc/fixed-json.js";
-import type { ResultStamp } from "../protocol/eras/era.js";
-import { modern } from "../protocol/eras/modern.js";
-import { META } from "../protocol/eras/request-meta.js";
-import type { Implementation } from "../protocol/types/base.js";
-import { principalOf } from "../transports/http/shared/authenticate.js";
-import type { RequestContext } from "./context.js";
-import { InputRound } from "./input-round.js";
-import type { RequestStateSigner } from "./request-state.js";
+import { fixedJson } from "../../jsonrpc/fixed-json.js";
+import type { ResultStamp } from "../../protocol/eras/era.js";
+import { modern } from "../../protocol/eras/modern.js";
+import { META } from "../../protocol/eras/request-meta.js";
+import type { Implementation } from "../../protocol/types/base.js";
+import { principalOf } from "../../transports/http/shared/authenticate.js";
+import type { RequestContext } from "../sessions/context.js";
+import { InputRound } from "../sessions/input-round.js";
+import type { RequestStateSigner } from "../sessions/request-state.js";
 
 /** The `_meta` a server adds to every stateless result: its identity, serialized once. */
 export function serverMetaOf(serverInfo: Implementation): Readonly<Record<string, unknown>> {

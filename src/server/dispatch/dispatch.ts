@@ -1,11 +1,11 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { modern } from "../protocol/eras/modern.js";
-import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
-import type { RequestContext } from "./context.js";
-import type { PromptRegistry } from "./prompts.js";
-import type { ResourceRegistry } from "./resources.js";
-import { requireScopes, type Scopes } from "./scopes.js";
-import type { ToolRegistry } from "./tools.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { modern } from "../../protocol/eras/modern.js";
+import type { ServerCapabilities } from "../../protocol/types/lifecycle.js";
+import { requireScopes, type Scopes } from "../auth/scopes.js";
+import type { PromptRegistry } from "../registries/prompts.js";
+import type { ResourceRegistry } from "../registries/resources.js";
+import type { ToolRegistry } from "../registries/tools.js";
+import type { RequestContext } from "../sessions/context.js";
 
 /** Answers one request of a server; the context knows its session and era. */
 export type DispatchHandler = (

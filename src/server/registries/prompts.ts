@@ -1,23 +1,23 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { text } from "../protocol/features/content.js";
-import { adaptContent, adaptDescription } from "../protocol/revisions/adapt.js";
-import type { Revision } from "../protocol/revisions/revision.js";
-import { exportJsonSchema } from "../protocol/schema/json-schema.js";
-import { type InferOutput, isStandardSchema, type StandardSchemaV1 } from "../protocol/schema/standard.js";
-import { type Validate, validatorOf } from "../protocol/schema/validate.js";
-import type { Icon, Meta } from "../protocol/types/base.js";
-import type { ContentBlock } from "../protocol/types/content.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { text } from "../../protocol/features/content.js";
+import { adaptContent, adaptDescription } from "../../protocol/revisions/adapt.js";
+import type { Revision } from "../../protocol/revisions/revision.js";
+import { exportJsonSchema } from "../../protocol/schema/json-schema.js";
+import { type InferOutput, isStandardSchema, type StandardSchemaV1 } from "../../protocol/schema/standard.js";
+import { type Validate, validatorOf } from "../../protocol/schema/validate.js";
+import type { Icon, Meta } from "../../protocol/types/base.js";
+import type { ContentBlock } from "../../protocol/types/content.js";
 import type {
   GetPromptResult,
   ListPromptsResult,
   Prompt,
   PromptArgument,
   PromptMessage,
-} from "../protocol/types/prompts.js";
+} from "../../protocol/types/prompts.js";
+import { type Scopes, scopesOption, type Visible } from "../auth/scopes.js";
+import type { RequestContext } from "../sessions/context.js";
 import { type Completer, complete } from "./completion.js";
-import type { RequestContext } from "./context.js";
 import { Paginator } from "./paginate.js";
-import { type Scopes, scopesOption, type Visible } from "./scopes.js";
 
 /** One argument described inline, with its completer next to it. */
 export interface PromptArgumentSpec {

@@ -1,19 +1,19 @@
-import { WebExchange } from "../transports/http/server/adapters/web.js";
-import { StreamableHttpHandler, type StreamableHttpOptions } from "../transports/http/server/handler.js";
+import { WebExchange } from "../../transports/http/server/adapters/web.js";
+import { StreamableHttpHandler, type StreamableHttpOptions } from "../../transports/http/server/handler.js";
 import {
   type HttpServerHandle,
   type ListenHttpOptions,
   listenHttp,
-} from "../transports/http/server/listen.js";
-import type { Replication } from "../transports/http/server/replication.js";
+} from "../../transports/http/server/listen.js";
+import type { Replication } from "../../transports/http/server/replication.js";
 import {
   type ConnectSession,
   type MountedRoutes,
   respondInternalError,
-} from "../transports/http/shared/exchange.js";
-import { bindPolicy } from "../transports/http/shared/origin.js";
-import { LegacySseHandler, type LegacySseOptions } from "../transports/legacy-sse/server.js";
-import type { ProtectedResourceOptions, ProtectedScopes, ResourceServer } from "./auth/resource-server.js";
+} from "../../transports/http/shared/exchange.js";
+import { bindPolicy } from "../../transports/http/shared/origin.js";
+import { LegacySseHandler, type LegacySseOptions } from "../../transports/legacy-sse/server.js";
+import type { ProtectedResourceOptions, ProtectedScopes, ResourceServer } from "../auth/resource-server.js";
 
 /** What protects an HTTP endpoint: a resource server, or the options to make one. */
 export type AuthOption = ProtectedResourceOptions | ResourceServer;
@@ -122,7 +122,7 @@ async function resourceServerOf(auth: AuthOption, host: HttpHost): Promise<Resou
     auth.useScopes(host.scopes);
     return auth;
   }
-  const { ResourceServer } = await import("./auth/resource-server.js");
+  const { ResourceServer } = await import("../auth/resource-server.js");
   return new ResourceServer(auth, host.scopes);
 }
 

@@ -3,13 +3,13 @@
  * result: a thrown error is a tool error (an `McpError` a protocol error), structured content is
  * checked against the output schema, and the result is fitted to the request's revision.
  */
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { adaptContent } from "../protocol/revisions/adapt.js";
-import { carriesStructuredOutput, type Revision } from "../protocol/revisions/revision.js";
-import type { Validate } from "../protocol/schema/validate.js";
-import type { Validation } from "../protocol/schema/validator.js";
-import type { CallToolResult } from "../protocol/types/tools.js";
-import type { RequestContext } from "./context.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { adaptContent } from "../../protocol/revisions/adapt.js";
+import { carriesStructuredOutput, type Revision } from "../../protocol/revisions/revision.js";
+import type { Validate } from "../../protocol/schema/validate.js";
+import type { Validation } from "../../protocol/schema/validator.js";
+import type { CallToolResult } from "../../protocol/types/tools.js";
+import type { RequestContext } from "../sessions/context.js";
 import { type ToolReturn, toCallToolResult, toolError } from "./tool-result.js";
 
 /** What running a tool needs of it. */

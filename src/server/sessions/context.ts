@@ -1,11 +1,11 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { RequestId } from "../jsonrpc/messages.js";
-import type { IncomingRequest } from "../protocol/engine/incoming.js";
-import type { RequestOptions } from "../protocol/engine/outgoing.js";
-import { requestedSchemaProblems } from "../protocol/features/elicitation.js";
-import type { Revision } from "../protocol/revisions/revision.js";
-import type { AuthInfo } from "../protocol/transport.js";
-import type { Implementation, Meta } from "../protocol/types/base.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { RequestId } from "../../jsonrpc/messages.js";
+import type { IncomingRequest } from "../../protocol/engine/incoming.js";
+import type { RequestOptions } from "../../protocol/engine/outgoing.js";
+import { requestedSchemaProblems } from "../../protocol/features/elicitation.js";
+import type { Revision } from "../../protocol/revisions/revision.js";
+import type { AuthInfo } from "../../protocol/transport.js";
+import type { Implementation, Meta } from "../../protocol/types/base.js";
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -13,8 +13,8 @@ import type {
   ElicitResult,
   LoggingLevel,
   Root,
-} from "../protocol/types/client-features.js";
-import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
+} from "../../protocol/types/client-features.js";
+import type { ClientCapabilities } from "../../protocol/types/lifecycle.js";
 import { askAsTask, type ClientSend, type ClientTaskRequest, clientRunsAsTask } from "./client-task.js";
 import type { InputMethod, InputRound } from "./input-round.js";
 import { type ReplyChannel, sessionChannel, statelessChannel } from "./reply-channel.js";

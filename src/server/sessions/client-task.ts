@@ -1,6 +1,6 @@
-import type { RequestOptions } from "../protocol/engine/outgoing.js";
-import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
-import { pause } from "../util/pause.js";
+import type { RequestOptions } from "../../protocol/engine/outgoing.js";
+import type { ClientCapabilities } from "../../protocol/types/lifecycle.js";
+import { pause } from "../../util/pause.js";
 
 /** How a handler asks the client to run its request as a task (2025-11-25 client-side tasks). */
 export interface ClientTaskRequest {

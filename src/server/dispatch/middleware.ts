@@ -1,18 +1,18 @@
-import type { RequestId } from "../jsonrpc/messages.js";
-import type { Era } from "../protocol/revisions/revision.js";
-import type { AuthInfo } from "../protocol/transport.js";
-import type { Meta } from "../protocol/types/base.js";
-import type { CompleteRequestParams, CompleteResult } from "../protocol/types/completion.js";
-import type { InitializeRequestParams, InitializeResult } from "../protocol/types/lifecycle.js";
-import type { GetPromptResult, ListPromptsResult } from "../protocol/types/prompts.js";
+import type { RequestId } from "../../jsonrpc/messages.js";
+import type { Era } from "../../protocol/revisions/revision.js";
+import type { AuthInfo } from "../../protocol/transport.js";
+import type { Meta } from "../../protocol/types/base.js";
+import type { CompleteRequestParams, CompleteResult } from "../../protocol/types/completion.js";
+import type { InitializeRequestParams, InitializeResult } from "../../protocol/types/lifecycle.js";
+import type { GetPromptResult, ListPromptsResult } from "../../protocol/types/prompts.js";
 import type {
   ListResourcesResult,
   ListResourceTemplatesResult,
   ReadResourceResult,
-} from "../protocol/types/resources.js";
-import type { CallToolRequestParams, CallToolResult, ListToolsResult } from "../protocol/types/tools.js";
-import type { RequestContext } from "./context.js";
-import type { ServerSession } from "./session.js";
+} from "../../protocol/types/resources.js";
+import type { CallToolRequestParams, CallToolResult, ListToolsResult } from "../../protocol/types/tools.js";
+import type { RequestContext } from "../sessions/context.js";
+import type { ServerSession } from "../sessions/session.js";
 
 /** The params of a paginated list request. */
 export type Paged = { cursor?: string };

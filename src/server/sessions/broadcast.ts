@@ -1,5 +1,5 @@
-import type { LoggingLevel } from "../protocol/types/client-features.js";
-import type { MessageBus } from "../transports/http/server/replication.js";
+import type { LoggingLevel } from "../../protocol/types/client-features.js";
+import type { MessageBus } from "../../transports/http/server/replication.js";
 import type { ServerSession } from "./session.js";
 import type { Subscriptions } from "./subscriptions.js";
 

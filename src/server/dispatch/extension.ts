@@ -1,11 +1,11 @@
-import type { Revision } from "../protocol/revisions/index.js";
-import type { Era } from "../protocol/revisions/revision.js";
-import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
-import type { Tool } from "../protocol/types/tools.js";
-import type { RequestContext } from "./context.js";
+import type { Revision } from "../../protocol/revisions/index.js";
+import type { Era } from "../../protocol/revisions/revision.js";
+import type { ServerCapabilities } from "../../protocol/types/lifecycle.js";
+import type { Tool } from "../../protocol/types/tools.js";
+import type { ToolTaskOptions } from "../registries/tools.js";
+import type { RequestContext } from "../sessions/context.js";
+import type { TaskStatusSink } from "../sessions/subscriptions.js";
 import type { DispatchHandler } from "./dispatch.js";
-import type { TaskStatusSink } from "./subscriptions.js";
-import type { ToolTaskOptions } from "./tools.js";
 
 /**
  * Runs around the handler of a method the server already answers (`tools/call`…): call `next` to

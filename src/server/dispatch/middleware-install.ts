@@ -1,13 +1,13 @@
-import type { NotificationHandler } from "../protocol/engine/peer.js";
-import { modern } from "../protocol/eras/modern.js";
-import { compose, type MiddlewareStack } from "../util/middleware.js";
+import type { NotificationHandler } from "../../protocol/engine/peer.js";
+import { modern } from "../../protocol/eras/modern.js";
+import { compose, type MiddlewareStack } from "../../util/middleware.js";
+import type { ServerSession } from "../sessions/session.js";
 import type { DispatchRow } from "./dispatch.js";
 import {
   CLIENT_NOTIFICATIONS,
   type ServerMiddlewareContext as Context,
   ServerMiddlewareContext,
 } from "./middleware.js";
-import type { ServerSession } from "./session.js";
 
 /** The middleware stack of a server. */
 export type ServerStack = MiddlewareStack<Context, object | undefined>;

@@ -1,5 +1,5 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { AuthInfo } from "../protocol/transport.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { AuthInfo } from "../../protocol/transport.js";
 
 /** The scopes a tool, resource or prompt needs of its caller's token; none when unset or empty. */
 export type Scopes = readonly string[] | undefined;

@@ -1,4 +1,4 @@
-import type { LoggingLevel } from "../protocol/types/client-features.js";
+import type { LoggingLevel } from "../../protocol/types/client-features.js";
 
 /** Levels from least to most severe. */
 export const LOGGING_LEVELS: readonly LoggingLevel[] = [

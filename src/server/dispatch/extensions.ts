@@ -1,9 +1,9 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { META } from "../protocol/eras/request-meta.js";
-import { declaresExtension, missingExtension } from "../protocol/extensions.js";
-import type { Revision } from "../protocol/revisions/index.js";
-import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
-import type { RequestContext } from "./context.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { META } from "../../protocol/eras/request-meta.js";
+import { declaresExtension, missingExtension } from "../../protocol/extensions.js";
+import type { Revision } from "../../protocol/revisions/index.js";
+import type { ServerCapabilities } from "../../protocol/types/lifecycle.js";
+import type { RequestContext } from "../sessions/context.js";
 import { type DispatchHandler, type DispatchRow, row } from "./dispatch.js";
 import type { ExtensionHost, ExtensionMethod, ServerExtension } from "./extension.js";
 

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 
 /**
  * One page of items sorted by key, after the cursor. The cursor is the last key of the previous

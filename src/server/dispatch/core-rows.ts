@@ -1,14 +1,14 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { ServerCapabilities } from "../protocol/types/lifecycle.js";
-import { completeRequest } from "./completion.js";
-import type { RequestContext } from "./context.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { ServerCapabilities } from "../../protocol/types/lifecycle.js";
+import { visibleTo } from "../auth/scopes.js";
+import { completeRequest } from "../registries/completion.js";
+import type { PromptRegistry } from "../registries/prompts.js";
+import type { ResourceRegistry } from "../registries/resources.js";
+import type { ToolRegistry } from "../registries/tools.js";
+import type { RequestContext } from "../sessions/context.js";
+import type { ServerSession } from "../sessions/session.js";
+import type { Subscriptions } from "../sessions/subscriptions.js";
 import { type DispatchRow, row, scopeReaders } from "./dispatch.js";
-import type { PromptRegistry } from "./prompts.js";
-import type { ResourceRegistry } from "./resources.js";
-import { visibleTo } from "./scopes.js";
-import type { ServerSession } from "./session.js";
-import type { Subscriptions } from "./subscriptions.js";
-import type { ToolRegistry } from "./tools.js";
 
 /** What the core methods of a server answer from. */
 export interface CoreRowsHost {

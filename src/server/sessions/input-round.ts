@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { RequestStateSigner } from "./request-state.js";
 
 /** The methods a server may ask the client through `inputRequests`. */

@@ -1,10 +1,10 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { IncomingRequest } from "../protocol/engine/incoming.js";
-import type { RequestOptions } from "../protocol/engine/outgoing.js";
-import { missingCapability } from "../protocol/eras/request-meta.js";
-import { type Revision, revisionOf } from "../protocol/revisions/index.js";
-import type { LoggingLevel } from "../protocol/types/client-features.js";
-import type { RequestMeta } from "../protocol/types/lifecycle.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { IncomingRequest } from "../../protocol/engine/incoming.js";
+import type { RequestOptions } from "../../protocol/engine/outgoing.js";
+import { missingCapability } from "../../protocol/eras/request-meta.js";
+import { type Revision, revisionOf } from "../../protocol/revisions/index.js";
+import type { LoggingLevel } from "../../protocol/types/client-features.js";
+import type { RequestMeta } from "../../protocol/types/lifecycle.js";
 import type { InputMethod, InputRound } from "./input-round.js";
 import { passes } from "./logging.js";
 import type { ServerSession } from "./session.js";

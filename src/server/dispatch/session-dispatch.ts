@@ -1,9 +1,9 @@
-import { type MethodSelector, MiddlewareStack } from "../util/middleware.js";
-import { RequestContext } from "./context.js";
+import { type MethodSelector, MiddlewareStack } from "../../util/middleware.js";
+import { RequestContext } from "../sessions/context.js";
+import type { ServerSession } from "../sessions/session.js";
 import { checkScopes, type DispatchRow, notOffered } from "./dispatch.js";
 import type { ServerMiddleware } from "./middleware.js";
 import { type ServerStack, wrapNotifications, wrapRow } from "./middleware-install.js";
-import type { ServerSession } from "./session.js";
 import type { StatelessServing } from "./stateless.js";
 
 /**
