@@ -3,10 +3,13 @@ import type { MessageBus } from "../../transports/http/server/replication.js";
 import type { ServerSession } from "./session.js";
 import type { Subscriptions } from "./subscriptions.js";
 
+/** The lists of a server that tell clients when they change. */
+export type ListKind = "tools" | "resources" | "prompts";
+
 /** A server-wide notification one replica raised, for the sessions and listen streams of all. */
 export type Broadcast =
   | { kind: "updated"; uri: string }
-  | { kind: "listChanged"; lists: ("tools" | "resources" | "prompts")[] }
+  | { kind: "listChanged"; lists: ListKind[] }
   | { kind: "log"; level: LoggingLevel; data: unknown; logger?: string };
 
 const CHANNEL = "server";
