@@ -13,51 +13,58 @@ export type {
   JwtOptions,
   ProtectedResourceOptions,
 } from "./auth/index.js";
-export type { DispatchHandler } from "./dispatch/dispatch.js";
-export type { AroundHandler, ExtensionHost, ExtensionMethod, ServerExtension } from "./dispatch/extension.js";
-export type { Paged } from "./dispatch/middleware.js";
 export {
+  type AroundHandler,
+  type DispatchHandler,
+  type ExtensionHost,
+  type ExtensionMethod,
+  type Paged,
+  type RateLimitOptions,
+  type RateLimitRule,
+  type ServerExtension,
   type ServerMiddleware,
   ServerMiddlewareContext,
   type ServerParamsOf,
   type ServerRequestTypes,
   type ServerResultOf,
-} from "./dispatch/middleware.js";
-export type { RateLimitOptions, RateLimitRule } from "./dispatch/rate-limit.js";
-export type { Completer, CompletionReturn } from "./registries/completion.js";
-export type {
-  PromptArgs,
-  PromptArgumentSpec,
-  PromptArguments,
-  PromptConfig,
-  PromptHandler,
-  PromptReturn,
-} from "./registries/prompts.js";
-export type {
-  ReadResource,
-  ReadTemplateResource,
-  ResourceMeta,
-  ResourceOptions,
-  ResourceReturn,
-  ResourceTemplateMeta,
-  ResourceTemplateOptions,
-} from "./registries/resources.js";
-export type { ToolReturn } from "./registries/tool-result.js";
-export { toolError } from "./registries/tool-result.js";
-export type {
-  TaskSupport,
-  ToolArgs,
-  ToolConfig,
-  ToolHandler,
-  ToolResultOf,
-  ToolTaskOptions,
-} from "./registries/tools.js";
+} from "./dispatch/index.js";
+export {
+  type Completer,
+  type CompletionReturn,
+  type PromptArgs,
+  type PromptArgumentSpec,
+  type PromptArguments,
+  type PromptConfig,
+  type PromptHandler,
+  type PromptReturn,
+  type ReadResource,
+  type ReadTemplateResource,
+  type ResourceMeta,
+  type ResourceOptions,
+  type ResourceReturn,
+  type ResourceTemplateMeta,
+  type ResourceTemplateOptions,
+  type TaskSupport,
+  type ToolArgs,
+  type ToolConfig,
+  type ToolHandler,
+  type ToolResultOf,
+  type ToolReturn,
+  type ToolTaskOptions,
+  toolError,
+} from "./registries/index.js";
 export { McpServer, type ServerInfo, type ServerOptions } from "./server.js";
-export type { AuthOption, ServeHttpOptions, WebHandlerOptions } from "./serving/http.js";
-export type { ClientSend, ClientTaskRequest } from "./sessions/client-task.js";
-export { RequestContext, type RunningTask } from "./sessions/context.js";
-export type { InputMethod } from "./sessions/input-round.js";
-export { LOGGING_LEVELS } from "./sessions/logging.js";
-export type { ReplyChannel, ReplyTarget } from "./sessions/reply-channel.js";
-export type { ServerSession, SessionHost } from "./sessions/session.js";
-export type { TaskStatusSink } from "./sessions/subscriptions.js";
+export type { AuthOption, ServeHttpOptions, WebHandlerOptions } from "./serving/index.js";
+export {
+  type ClientSend,
+  type ClientTaskRequest,
+  type InputMethod,
+  LOGGING_LEVELS,
+  type ReplyChannel,
+  type ReplyTarget,
+  RequestContext,
+  type RunningTask,
+  type ServerSession,
+  type SessionHost,
+  type TaskStatusSink,
+} from "./sessions/index.js";

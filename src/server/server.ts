@@ -22,7 +22,7 @@ import type {
   ResourceTemplateMeta,
   ResourceTemplateOptions,
 } from "./registries/resources.js";
-import type { ToolArgs, ToolConfig, ToolHandler, ToolResultOf } from "./registries/tools.js";
+import type { ToolArgs, ToolConfig, ToolHandler, ToolResultOf } from "./registries/tool-config.js";
 import type { ServeHttpOptions } from "./serving/http.js";
 import { Serving } from "./serving/serving.js";
 import type { Broadcast } from "./sessions/broadcast.js";

@@ -1,6 +1,6 @@
 import type { SchemaLike } from "../../protocol/schema/validator.js";
 import type { ResourceOptions } from "../../server/registries/resources.js";
-import type { ToolConfig } from "../../server/registries/tools.js";
+import type { ToolConfig } from "../../server/registries/tool-config.js";
 import type { McpServer } from "../../server/server.js";
 import { checkResourceMeta, checkToolMeta, checkUiUri } from "./check.js";
 import { LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE, type UiResourceMeta, type UiToolMeta } from "./types.js";

@@ -3,24 +3,15 @@ import type { AuthInfo } from "../../protocol/transport.js";
 import type { HttpAuthHooks, HttpRefusal } from "../../transports/http/shared/authenticate.js";
 import type { HttpExchange } from "../../transports/http/shared/exchange.js";
 import { type ChallengeContext, refusal, unauthorized } from "./challenge.js";
-import { authInfoOf } from "./claims.js";
-import { looksLikeJwt, type PresentedToken, presentedToken } from "./credentials.js";
 import { type AuthorizationServerMetadata, discoverMetadata } from "./discovery.js";
 import { type DpopOptions, DpopVerifier } from "./dpop.js";
 import { AuthError, AuthUnavailableError } from "./errors.js";
-import { type IntrospectionOptions, Introspector } from "./introspection.js";
-import { type JwtOptions, JwtVerifier } from "./jwt.js";
+import type { IntrospectionOptions } from "./introspection.js";
+import type { JwtOptions } from "./jwt.js";
 import { MetadataRoutes, type ProtectedResourceMetadata } from "./metadata.js";
+import { isScopeToken } from "./scopes.js";
+import { TokenVerifier } from "./token-verifier.js";
 import { canonicalResource, metadataUrl, trustedUrl } from "./urls.js";
-import { VerifiedTokens } from "./verified-tokens.js";
-
-/** A token verified before, as it was presented. */
-interface KnownToken {
-  readonly header: string;
-  readonly auth: AuthInfo;
-  readonly scheme: "Bearer" | "DPoP";
-  readonly token: string;
-}
 
 /** How a server checks the access tokens it is called with (the MCP spec's authorization, RFC 9728). */
 export interface ProtectedResourceOptions {
@@ -62,9 +53,6 @@ export interface ProtectedScopes {
   declaredScopes?(): readonly string[];
 }
 
-/** Scope tokens as RFC 6749 §3.3 has them: printable ASCII without space, `"` and `\`. */
-const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
-
 /**
  * The resource-server side of MCP authorization, for any HTTP transport: it serves the
  * protected-resource metadata (RFC 9728), checks each request's access token (a JWT with the
@@ -77,12 +65,8 @@ export class ResourceServer implements HttpAuthHooks {
   readonly routes: MetadataRoutes;
   private canonical: string | undefined;
   private readonly scopes: readonly string[];
-  private readonly leeway: number;
-  private readonly jwt: JwtVerifier | undefined;
-  private readonly introspector: Introspector | undefined;
   private readonly dpop: DpopVerifier;
-  /** JWTs verified before, by the `Authorization` header that presented them. */
-  private readonly verified: VerifiedTokens<KnownToken> | undefined;
+  private readonly tokens: TokenVerifier;
   private asMetadata: Promise<AuthorizationServerMetadata> | undefined;
 
   constructor(
@@ -94,30 +78,17 @@ export class ResourceServer implements HttpAuthHooks {
     if (options.resource !== undefined) this.canonical = canonicalResource(options.resource);
     this.scopes = checkedScopes(options.scopes ?? [], "scopes");
     checkedScopes(options.scopesSupported ?? [], "scopesSupported");
-    this.leeway = options.clockTolerance ?? 30;
+    const leeway = options.clockTolerance ?? 30;
     if (options.jwt === false && !options.introspection)
       throw new TypeError("auth with jwt: false needs introspection to check tokens");
-    const resource = () => this.resource;
-    if (options.jwt !== false) {
-      this.jwt = new JwtVerifier(options.issuer, resource, options.jwt ?? {}, this.leeway, async () => {
-        const uri = (await this.authorizationServer()).jwks_uri;
-        if (uri === undefined) throw new AuthUnavailableError(`${options.issuer} publishes no jwks_uri`);
-        return uri;
-      });
-      const cache = options.jwt?.cache;
-      if (cache !== false)
-        this.verified = new VerifiedTokens(cache?.maxTokens ?? 1000, cache?.maxAge ?? 300, this.leeway);
-    }
-    if (options.introspection) {
-      this.introspector = new Introspector(
-        options.issuer,
-        resource,
-        options.introspection,
-        this.leeway,
-        async () => (await this.authorizationServer()).introspection_endpoint,
-      );
-    }
-    this.dpop = new DpopVerifier(options.dpop ?? {}, this.leeway);
+    this.dpop = new DpopVerifier(options.dpop ?? {}, leeway);
+    this.tokens = new TokenVerifier(
+      options,
+      () => this.resource,
+      this.dpop,
+      leeway,
+      () => this.authorizationServer(),
+    );
     this.routes = new MetadataRoutes(
       () => new URL(this.resource).pathname.replace(/\/$/, ""),
       () => this.metadata(),
@@ -159,12 +130,8 @@ export class ResourceServer implements HttpAuthHooks {
   /** The verified caller of a request, or the refusal to answer it with. */
   async authenticate(exchange: HttpExchange): Promise<AuthInfo | HttpRefusal> {
     try {
-      let known = await this.known(exchange);
-      if (known === undefined) {
-        const presented = presentedToken(exchange);
-        if (typeof presented === "string") return unauthorized(this.challengeContext(), presented);
-        known = await this.verify(presented, exchange);
-      }
+      const known = await this.tokens.verify(exchange);
+      if (typeof known === "string") return unauthorized(this.challengeContext(), known);
       const { auth } = known;
       const missing = this.scopes.filter((scope) => !auth.scopes.includes(scope));
       if (missing.length > 0) {
@@ -210,66 +177,6 @@ export class ResourceServer implements HttpAuthHooks {
     return refusal(this.challengeContext(), error, [...new Set([...this.scopes, ...needed])]);
   }
 
-  /** A JWT verified before, presented again in the same header; a DPoP proof is still checked each time. */
-  private async known(exchange: HttpExchange): Promise<KnownToken | undefined> {
-    const header = this.verified && exchange.header("authorization");
-    const known = header ? this.verified!.get(tokenKey(header)) : undefined;
-    // A token in the URI as well is refused by the full check.
-    if (known === undefined || known.header !== header || exchange.url.includes("access_token="))
-      return undefined;
-    const { auth, scheme, token } = known;
-    await this.checkBinding(auth, { scheme, token, proof: exchange.header("dpop") }, exchange);
-    return known;
-  }
-
-  private async verify(presented: PresentedToken, exchange: HttpExchange): Promise<KnownToken> {
-    const { scheme, token } = presented;
-    const introspect =
-      this.introspector && (!this.jwt || this.options.introspection?.always || !looksLikeJwt(token));
-    let claims: Record<string, unknown>;
-    if (introspect) claims = await this.introspector!.verify(token, scheme);
-    else if (this.jwt && looksLikeJwt(token)) claims = await this.jwt.verify(token, scheme);
-    else throw new AuthError("invalid_token", "the token is not a JWT", scheme);
-    const auth = authInfoOf(claims, this.options.issuer, token, scheme);
-    await this.checkBinding(auth, presented, exchange);
-    const header = exchange.header("authorization")!;
-    const known = { header, auth, scheme, token };
-    if (!introspect) this.verified?.add(tokenKey(header), known, auth.expiresAt);
-    return known;
-  }
-
-  /** A DPoP-bound token comes with the DPoP scheme and a proof; a bearer token only where allowed. */
-  private async checkBinding(
-    auth: AuthInfo,
-    presented: PresentedToken,
-    exchange: HttpExchange,
-  ): Promise<void> {
-    if (auth.jkt === undefined) {
-      if (presented.scheme === "DPoP")
-        throw new AuthError(
-          "invalid_token",
-          "the token is not DPoP-bound; send it as a Bearer token",
-          "DPoP",
-        );
-      if (this.dpop.required)
-        throw new AuthError("invalid_token", "this resource accepts only DPoP-bound tokens", "DPoP");
-      return;
-    }
-    if (presented.scheme !== "DPoP")
-      throw new AuthError(
-        "invalid_token",
-        "the token is DPoP-bound; send it with the DPoP scheme and a proof",
-        "DPoP",
-      );
-    const url = new URL(exchange.url, this.resource);
-    await this.dpop.verify(presented.proof, {
-      method: exchange.method,
-      url: `${url.origin}${url.pathname}`,
-      token: presented.token,
-      jkt: auth.jkt,
-    });
-  }
-
   private challengeContext(): ChallengeContext {
     return {
       metadataUrl: metadataUrl(this.resource),
@@ -294,14 +201,8 @@ export class ResourceServer implements HttpAuthHooks {
 function checkedScopes(scopes: readonly string[], option: string): readonly string[] {
   if (!Array.isArray(scopes)) throw new TypeError(`auth ${option} must be a list of scopes`);
   for (const scope of scopes) {
-    if (typeof scope !== "string" || !SCOPE_TOKEN.test(scope))
+    if (!isScopeToken(scope))
       throw new TypeError(`auth ${option}: ${JSON.stringify(scope)} is not a scope (RFC 6749 §3.3)`);
   }
   return scopes;
 }
-
-/**
- * A header's key in the cache: the tail of its signature, so a lookup hashes 64 characters, not
- * the whole token; the entry's full header is compared before it is used.
- */
-const tokenKey = (header: string) => header.slice(-64);

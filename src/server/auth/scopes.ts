@@ -10,13 +10,15 @@ export type Visible = ((scopes: Scopes) => boolean) | undefined;
 /** Scope tokens as RFC 6749 §3.3 has them: printable ASCII without space, `"` and `\`. */
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
+/** Whether `value` is one scope token. */
+export function isScopeToken(value: unknown): value is string {
+  return typeof value === "string" && SCOPE_TOKEN.test(value);
+}
+
 /** The `scopes` of a registration, checked: a list of scope tokens, frozen; `undefined` for none. */
 export function scopesOption(value: unknown, owner: string): Scopes {
   if (value === undefined) return undefined;
-  if (
-    !Array.isArray(value) ||
-    !value.every((scope) => typeof scope === "string" && SCOPE_TOKEN.test(scope))
-  ) {
+  if (!Array.isArray(value) || !value.every(isScopeToken)) {
     throw new TypeError(`The scopes of ${owner} must be a list of OAuth scopes (no spaces or quotes)`);
   }
   return value.length === 0 ? undefined : Object.freeze([...value]);

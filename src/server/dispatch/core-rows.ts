@@ -56,7 +56,7 @@ export function coreRows(host: CoreRowsHost): DispatchRow[] {
     row(
       "completion/complete",
       "completions",
-      (params) => completeRequest(params, prompts, resources),
+      (params) => completeRequest(params, { prompts, resources }),
       completed,
     ),
     row("server/discover", undefined, () => discover(host)),

@@ -2,7 +2,7 @@ import type { Revision } from "../../protocol/revisions/index.js";
 import type { Era } from "../../protocol/revisions/revision.js";
 import type { ServerCapabilities } from "../../protocol/types/lifecycle.js";
 import type { Tool } from "../../protocol/types/tools.js";
-import type { ToolTaskOptions } from "../registries/tools.js";
+import type { ToolTaskOptions } from "../registries/tool-config.js";
 import type { RequestContext } from "../sessions/context.js";
 import type { TaskStatusSink } from "../sessions/subscriptions.js";
 import type { DispatchHandler } from "./dispatch.js";

@@ -1,7 +1,5 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { CompleteReference, CompleteResult } from "../../protocol/types/completion.js";
-import type { PromptRegistry } from "./prompts.js";
-import type { ResourceRegistry } from "./resources.js";
 
 /** The most values one `completion/complete` result may carry. */
 export const MAX_COMPLETION_VALUES = 100;
@@ -36,11 +34,30 @@ export async function complete(
   return { completion };
 }
 
+/** Where `completion/complete` finds its completers: the prompts, and the resource templates. */
+export interface CompletionSources {
+  prompts: {
+    completeArgument(
+      name: unknown,
+      argument: string,
+      value: string,
+      context: Record<string, string>,
+    ): Promise<CompleteResult>;
+  };
+  resources: {
+    completeVariable(
+      uriTemplate: string,
+      name: string,
+      value: string,
+      context: Record<string, string>,
+    ): Promise<CompleteResult> | undefined;
+  };
+}
+
 /** Answers `completion/complete`: checks the request, then asks the prompt or the template. */
 export async function completeRequest(
   params: Record<string, unknown>,
-  prompts: Pick<PromptRegistry, "completeArgument">,
-  resources: Pick<ResourceRegistry, "completeVariable">,
+  { prompts, resources }: CompletionSources,
 ): Promise<CompleteResult> {
   const ref = params.ref as CompleteReference | undefined;
   const argument = params.argument as { name?: unknown; value?: unknown } | undefined;

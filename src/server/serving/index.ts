@@ -1,0 +1,1 @@
+export type { AuthOption, ServeHttpOptions, WebHandlerOptions } from "./http.js";
