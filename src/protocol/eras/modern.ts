@@ -5,12 +5,14 @@ import { MODERN_VERSIONS, REVISIONS, revisionOf } from "../revisions/index.js";
 import type { ProtocolEra } from "./era.js";
 import { isModernRequest, readRequestMeta, unsupportedVersion } from "./request-meta.js";
 
+const modernRevisions = REVISIONS.filter((r) => r.era === "modern");
+
 /** Requests a client may send in no revision of the handshake era: they always speak this one. */
 export const MODERN_ONLY_METHODS: ReadonlySet<string> = (() => {
   const legacyRequests = new Set(
     REVISIONS.filter((r) => r.era === "legacy").flatMap((r) => [...r.clientRequests]),
   );
-  const modernRequests = REVISIONS.filter((r) => r.era === "modern").flatMap((r) => [...r.clientRequests]);
+  const modernRequests = modernRevisions.flatMap((r) => [...r.clientRequests]);
   return new Set(modernRequests.filter((method) => !legacyRequests.has(method)));
 })();
 
@@ -34,22 +36,17 @@ export function batchedModernProblem(message: JSONRPCMessage): string | undefine
   );
 }
 
-/** Results that carry caching hints. */
-const CACHEABLE = new Set([
-  "server/discover",
-  "tools/list",
-  "prompts/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-]);
+/** Results that carry caching hints, in some revision of the era. */
+const CACHEABLE = new Set(modernRevisions.flatMap((r) => [...r.cacheable]));
 
 /** Requests whose handlers may ask the client for input (multi round-trip), and their subject. */
-const ASKING: Record<string, (params: Record<string, unknown>) => unknown> = {
-  "tools/call": (params) => params.name,
-  "prompts/get": (params) => params.name,
-  "resources/read": (params) => params.uri,
-};
+const ASKING = new Map(
+  modernRevisions.flatMap((r) =>
+    Object.entries(r.asking).map(
+      ([method, param]) => [method, (params: Record<string, unknown>) => params[param]] as const,
+    ),
+  ),
+);
 
 /**
  * The stateless era (2026-07-28): every request names its version and its sender in `_meta`;
@@ -91,6 +88,6 @@ export const modern: ProtocolEra = {
     }
     return error;
   },
-  askSubject: (method) => ASKING[method],
+  askSubject: (method) => ASKING.get(method),
   cacheable: (method) => CACHEABLE.has(method),
 };

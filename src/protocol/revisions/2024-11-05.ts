@@ -1,7 +1,7 @@
-import type { Revision } from "./revision.js";
+import { defineRevision } from "./revision.js";
 
 /** The first published revision: handshake, tools, resources, prompts, logging, sampling, roots, HTTP+SSE. */
-export const revision_2024_11_05: Revision = {
+export const revision_2024_11_05 = defineRevision({
   version: "2024-11-05",
   era: "legacy",
   clientRequests: new Set([
@@ -45,4 +45,8 @@ export const revision_2024_11_05: Revision = {
   titles: false,
   icons: false,
   batches: false,
-};
+  tasks: undefined,
+  headers: { versionPerRequest: false, mirrored: false, sessionId: true },
+  cacheable: new Set(),
+  asking: {},
+});

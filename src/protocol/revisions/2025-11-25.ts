@@ -11,5 +11,14 @@ export const revision_2025_11_25 = deriveRevision(revision_2025_06_18, {
     serverNotifications: ["notifications/tasks/status", "notifications/elicitation/complete"],
   },
   icons: true,
+  tasks: {
+    requestedByClient: true,
+    createResult: "nested",
+    resultVia: "tasks/result",
+    listing: true,
+    toolErrorFails: true,
+    statusVia: "notification",
+    input: "requests",
+  },
   elicitation: { titledEnums: true, multiSelect: true, defaults: "all", urlMode: true },
 });

@@ -1,6 +1,3 @@
-/** A protocol version mcpkit speaks. */
-export type ProtocolVersion = "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26" | "2024-11-05";
-
 /** The two eras of MCP: `legacy` has the `initialize` handshake and sessions; `modern` is stateless. */
 export type Era = "legacy" | "modern";
 
@@ -16,10 +13,56 @@ export interface ElicitationRules {
   readonly urlMode: boolean;
 }
 
-/** What changes from one protocol revision to the next, as data. */
-export interface Revision {
+/**
+ * How a revision carries tasks (tool calls the client polls): the core `tasks/*` methods of
+ * 2025-11-25 in a session, or the tasks extension (SEP-2663) of the stateless revisions.
+ */
+export interface TaskRules {
+  /**
+   * Whether the client asks for a task (`task: { ttl }` on `tools/call`) and the server honours
+   * its `ttl`; else the server decides, with its own `ttl`.
+   */
+  readonly requestedByClient: boolean;
+  /** How `tools/call` answers with a created task: `{ task }`, or the task's fields flat beside `resultType: "task"`. */
+  readonly createResult: "nested" | "flat";
+  /** Where a finished task's result is read: from `tasks/result`, or inline in `tasks/get`. */
+  readonly resultVia: "tasks/result" | "tasks/get";
+  /** Whether `tasks/list` exists. */
+  readonly listing: boolean;
+  /** Whether a tool's own error (`isError`) ends its task `failed`; else `failed` is kept for protocol errors. */
+  readonly toolErrorFails: boolean;
+  /**
+   * How a task's status changes reach the client: `notifications/tasks/status` in its session, or
+   * the listen streams that asked for the task.
+   */
+  readonly statusVia: "notification" | "listen";
+  /**
+   * How a running task asks the client for input: requests related to the task, or input requests
+   * `tasks/get` shows, answered with `tasks/update`.
+   */
+  readonly input: "requests" | "inputRequests";
+}
+
+/** What the HTTP headers of a revision's requests say, as rules a server checks. */
+export interface HeaderRules {
+  /**
+   * Whether every request names its revision in `MCP-Protocol-Version`, equal to the one in its
+   * `_meta`; else the header repeats the session's negotiated revision.
+   */
+  readonly versionPerRequest: boolean;
+  /** Whether requests mirror their method, name and marked arguments in `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`. */
+  readonly mirrored: boolean;
+  /** Whether the server keeps sessions, named by `Mcp-Session-Id`. */
+  readonly sessionId: boolean;
+}
+
+/**
+ * What changes from one protocol revision to the next, as data. `V` is its version string, kept
+ * literal in the revision modules so that `ProtocolVersion` is derived from the table.
+ */
+export interface Revision<V extends string = string> {
   /** The version string sent on the wire. */
-  readonly version: ProtocolVersion;
+  readonly version: V;
   readonly era: Era;
   /** Requests a client may send. */
   readonly clientRequests: ReadonlySet<string>;
@@ -52,13 +95,29 @@ export interface Revision {
   readonly icons: boolean;
   /** Whether JSON-RPC batches must be accepted (2025-03-26 alone: later revisions refuse them). */
   readonly batches: boolean;
+  /** How tasks travel; `undefined` where there are none. */
+  readonly tasks: TaskRules | undefined;
+  /** What the HTTP headers of a request say. */
+  readonly headers: HeaderRules;
+  /** Requests whose results carry caching hints (`ttlMs`, `cacheScope`). */
+  readonly cacheable: ReadonlySet<string>;
+  /**
+   * Requests whose handlers may ask the client for input within the request (multi round-trip),
+   * each with the param that names the subject of its questions.
+   */
+  readonly asking: Readonly<Record<string, string>>;
+}
+
+/** A revision written out in full, its version kept literal. */
+export function defineRevision<V extends string>(revision: Revision<V>): Revision<V> {
+  return revision;
 }
 
 /** Builds a revision from its predecessor and what it adds or removes. */
-export function deriveRevision(
+export function deriveRevision<V extends string>(
   base: Revision,
-  changes: Partial<Omit<Revision, "version" | "era">> & {
-    version: ProtocolVersion;
+  changes: Partial<Omit<Revision<V>, "version" | "era">> & {
+    version: V;
     era?: Era;
     add?: Partial<
       Record<
@@ -67,7 +126,7 @@ export function deriveRevision(
       >
     >;
   },
-): Revision {
+): Revision<V> {
   const { add, ...rest } = changes;
   const grow = (key: keyof NonNullable<typeof add>): ReadonlySet<string> =>
     new Set([...base[key], ...(add?.[key] ?? [])]);
