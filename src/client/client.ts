@@ -83,7 +83,9 @@ export class McpClient {
     this.channel = channel;
     const answer: FeatureAnswerer = parts.answer;
     this.tasks = {
-      era: channel.era,
+      get rules() {
+        return channel.revision.tasks;
+      },
       request: (method, params, options) => this.request(method, params, options),
       answer,
       ...(channel.watchTask
@@ -245,7 +247,7 @@ export class McpClient {
     const params = this.channel.toolCallParams(name, args);
     // In a session a tool runs as a task only when asked to (unless listed as never one); one
     // listed as needing it is asked for.
-    if (this.channel.era === "legacy" && this.capabilities.tasks !== undefined) {
+    if (this.channel.revision.tasks?.requestedByClient && this.capabilities.tasks !== undefined) {
       const support = this.taskSupport.get(name);
       if (support === "required" || (asked && support !== "forbidden")) {
         params.task = typeof asked === "object" ? { ...asked } : {};
@@ -276,10 +278,11 @@ export class McpClient {
    * sessions: the stateless tasks extension has no listing).
    */
   async listTasks(options?: RequestOptions): Promise<TaskInfo[]> {
-    if (this.channel.era === "modern") {
+    const { tasks: rules, version } = this.channel.revision;
+    if (rules && !rules.listing) {
       throw new McpError(
         ErrorCode.MethodNotFound,
-        "The tasks extension of protocol 2026-07-28 has no tasks/list",
+        `The tasks extension of protocol ${version} has no tasks/list`,
       );
     }
     this.require(this.capabilities.tasks, "tasks (tasks.list)");

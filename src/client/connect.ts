@@ -87,7 +87,7 @@ async function connectWith(transport: Transport, options: ClientOptions): Promis
     await peer.start();
     const wanted = options.protocolVersion === undefined ? undefined : revisionOf(options.protocolVersion);
     const carriesModern = transport.eras === undefined || transport.eras.includes("modern");
-    if (carriesModern && wanted?.era !== "legacy") {
+    if (carriesModern && (wanted === undefined || MODERN_VERSIONS.includes(wanted.version))) {
       // Pinned to a stateless revision, the probe may take the whole budget: there is no fallback.
       const share = wanted
         ? budget.total

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { RequestOptions } from "../protocol/engine/peer.js";
-import type { Era } from "../protocol/revisions/revision.js";
+import type { TaskRules } from "../protocol/revisions/revision.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
 import type { FeatureAnswerer } from "./channels/channel.js";
 import { ToolResult } from "./tool-result.js";
@@ -31,7 +31,8 @@ const MAX_BACKOFF = 5000;
 
 /** What a task handle sends through: the client's requests and its answers to input requests. */
 export interface TaskChannel {
-  readonly era: Era;
+  /** How the revision spoken carries tasks; `undefined` where it has none. */
+  readonly rules: TaskRules | undefined;
   request<T>(method: string, params: Record<string, unknown>, options?: RequestOptions): Promise<T>;
   answer: FeatureAnswerer;
   /** Hears of a task's changes as the server pushes them (2026-07-28 listen streams), if it can. */
@@ -155,7 +156,8 @@ export class ToolTask implements AsyncIterable<TaskInfo> {
     for await (const _ of this) {
       // Polls until the task is terminal.
     }
-    if (this.channel.era === "legacy" && this.id !== "") {
+    // Where the result is not inline in the task (the one `tasks/get` answered last), it is fetched.
+    if (this.channel.rules?.resultVia !== "tasks/get" && this.id !== "") {
       const payload = await this.channel.request<CallToolResult>(
         "tasks/result",
         { taskId: this.id },

@@ -1,5 +1,5 @@
 import type { RequestOptions } from "../../protocol/engine/outgoing.js";
-import type { Era } from "../../protocol/revisions/revision.js";
+import type { Era, Revision } from "../../protocol/revisions/revision.js";
 import type { LoggingLevel } from "../../protocol/types/client-features.js";
 import type { InitializeResult } from "../../protocol/types/lifecycle.js";
 import type { Tool } from "../../protocol/types/tools.js";
@@ -21,6 +21,8 @@ export type ListKind = "tools" | "prompts" | "resources";
  */
 export interface Channel {
   readonly era: Era;
+  /** The revision spoken: what differs between revisions (tasks, headers…) is asked of it. */
+  readonly revision: Revision;
   /** What the server said of itself: in `initialize`, or in `server/discover`. */
   readonly server: InitializeResult;
   /** A request whose result goes through `map` in the step that takes the answer. */

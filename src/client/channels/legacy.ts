@@ -1,6 +1,7 @@
 import type { RequestOptions } from "../../protocol/engine/outgoing.js";
 import type { Peer } from "../../protocol/engine/peer.js";
 import { type ClientHandshakeOptions, clientHandshake } from "../../protocol/eras/handshake.js";
+import { type Revision, revisionOf } from "../../protocol/revisions/index.js";
 import type { Transport } from "../../protocol/transport.js";
 import type { LoggingLevel } from "../../protocol/types/client-features.js";
 import type { InitializeResult } from "../../protocol/types/lifecycle.js";
@@ -19,6 +20,12 @@ export class LegacyChannel implements Channel {
     private readonly handshake: ClientHandshakeOptions,
     public server: InitializeResult,
   ) {}
+
+  /** The revision negotiated (again, after the server forgot the session). */
+  get revision(): Revision {
+    // The handshake accepted only versions the client speaks.
+    return revisionOf(this.server.protocolVersion)!;
+  }
 
   send<T, R>(
     method: string,

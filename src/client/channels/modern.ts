@@ -1,6 +1,7 @@
 import { McpError } from "../../jsonrpc/errors.js";
 import type { RequestOptions } from "../../protocol/engine/outgoing.js";
 import type { Peer } from "../../protocol/engine/peer.js";
+import { type Revision, revisionOf } from "../../protocol/revisions/index.js";
 import type { Transport } from "../../protocol/transport.js";
 import type { LoggingLevel } from "../../protocol/types/client-features.js";
 import type { InitializeResult } from "../../protocol/types/lifecycle.js";
@@ -17,6 +18,7 @@ import { type ModernIdentity, modernRequest, sharedMeta } from "./stateless.js";
  */
 export class ModernChannel implements Channel {
   readonly era = "modern";
+  readonly revision: Revision;
   private readonly listening: ListenStream;
   /** Who waits on each task's `notifications/tasks`. */
   private readonly watchers = new Map<string, Set<(task: Record<string, unknown>) => void>>();
@@ -30,6 +32,8 @@ export class ModernChannel implements Channel {
     /** Tools whose calls may be sent twice: listed as read-only or idempotent. */
     private readonly safeToRepeat: ReadonlySet<string> = new Set(),
   ) {
+    // Discovery settled on a version the client speaks.
+    this.revision = revisionOf(server.protocolVersion)!;
     this.listening = new ListenStream(peer, identity);
     peer.setNotificationHandler("notifications/tasks", (params) => {
       const watching = this.watchers.get(String(params?.taskId));

@@ -3,7 +3,7 @@ import { fixedJson } from "../../jsonrpc/fixed-json.js";
 import type { JSONRPCMessage } from "../../jsonrpc/messages.js";
 import type { Peer, RequestOptions } from "../../protocol/engine/peer.js";
 import { META } from "../../protocol/eras/request-meta.js";
-import { LATEST_MODERN_VERSION, MODERN_VERSIONS, revisionOf } from "../../protocol/revisions/index.js";
+import { LATEST_MODERN_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../protocol/revisions/index.js";
 import type { Transport } from "../../protocol/transport.js";
 import type { Implementation } from "../../protocol/types/base.js";
 import type {
@@ -129,7 +129,7 @@ export async function discover(
         : undefined;
       if (!shared) {
         // The server speaks only versions of the handshake era (or none of ours): try the handshake.
-        if (Array.isArray(supported) && supported.some((v) => revisionOf(String(v))?.era === "legacy")) break;
+        if (Array.isArray(supported) && LEGACY_VERSIONS.some((v) => supported.includes(v))) break;
         throw error;
       }
       version = shared;
