@@ -260,7 +260,7 @@ export class StreamableHttpHandler {
 
   /** Whether the endpoint can have sessions: not when stateless, nor when it speaks only 2026-07-28. */
   private get keepsSessions(): boolean {
-    return !this.options.stateless && this.supportedVersions.some((v) => revisionOf(v)?.era === "legacy");
+    return !this.options.stateless && this.supportedVersions.some((v) => revisionOf(v)?.headers.sessionId);
   }
 
   private async get(exchange: HttpExchange, auth: AuthInfo | undefined): Promise<void> {
@@ -344,6 +344,6 @@ function noSessions(exchange: HttpExchange): void {
 
 /** Whether a POST speaks the stateless era: by its version header, its `_meta`, or a method only it has. */
 function isModernMessage(message: JSONRPCMessage, headerVersion: string | undefined): boolean {
-  if (headerVersion !== undefined && revisionOf(headerVersion)?.era === "modern") return true;
+  if (headerVersion !== undefined && revisionOf(headerVersion)?.headers.versionPerRequest) return true;
   return "method" in message && speaksModern(message.method, message.params);
 }

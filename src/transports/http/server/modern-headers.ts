@@ -114,8 +114,9 @@ export function modernAdmission(
       `Header mismatch: MCP-Protocol-Version header value '${version ?? ""}' does not match body value '${meta.protocolVersion}'`,
     );
   }
-  if (!supportedVersions.includes(version) || revisionOf(version)?.era !== "modern") {
+  const headers = revisionOf(version)?.headers;
+  if (!supportedVersions.includes(version) || !headers?.versionPerRequest) {
     return unsupportedVersion(version, supportedVersions);
   }
-  return modernHeaderProblem(exchange, message, paramHeaders) ?? meta;
+  return (headers.mirrored ? modernHeaderProblem(exchange, message, paramHeaders) : undefined) ?? meta;
 }
