@@ -101,7 +101,8 @@ export class ToolMirror {
         return access?.excludes(route.server, route.tool, caller) !== true;
       });
       // One caller's list is never for a shared cache, even where the server's lists are.
-      if (perCaller && ctx.era === "modern") return { ...result, tools, cacheScope: "private" };
+      if (perCaller && ctx.request?.revision?.cacheable.has(ctx.method))
+        return { ...result, tools, cacheScope: "private" };
       return tools.length === result.tools.length ? result : { ...result, tools };
     };
   }

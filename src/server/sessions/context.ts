@@ -157,7 +157,7 @@ export class RequestContext {
    */
   async elicit(params: ElicitRequestParams, options?: AskOptions): Promise<ElicitResult> {
     const revision = this.revision;
-    if (revision && revision.era === "legacy" && !revision.serverRequests.has("elicitation/create")) {
+    if (revision && revision.elicitation === undefined) {
       throw new McpError(
         ErrorCode.InvalidRequest,
         `Elicitation does not exist in protocol ${revision.version}`,

@@ -186,8 +186,8 @@ export class ServerSession {
   /** Answers `initialize`: negotiates the revision and remembers the client. */
   initialize(params: Record<string, unknown>): InitializeResult {
     if (this.revision) throw new McpError(ErrorCode.InvalidRequest, "The session is already initialized");
-    const legacy = this.host.supportedVersions.filter((v) => revisionOf(v)?.era === "legacy");
-    const version = chooseServerVersion(params.protocolVersion, legacy);
+    const negotiable = this.host.supportedVersions.filter((v) => legacy.versions.includes(v));
+    const version = chooseServerVersion(params.protocolVersion, negotiable);
     this.revision = revisionOf(version);
     this.peer.batches = this.revision!.batches;
     this.clientInfo = params.clientInfo as Implementation | undefined;
