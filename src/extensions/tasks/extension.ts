@@ -84,15 +84,17 @@ export function tasks(options: TasksOptions = {}): ServerExtension & { readonly 
       }
       return next(params, ctx);
     }
+    // How the request's revision carries tasks: the extension's form, or the session's core one.
+    const rules = ctx.revision?.tasks;
     if (stateless(ctx)) {
-      if (declaresExtension(ctx.clientCapabilities, TASKS_EXTENSION))
-        return runtime.start(params, ctx, next, "modern", task);
+      if (rules && declaresExtension(ctx.clientCapabilities, TASKS_EXTENSION))
+        return runtime.start(params, ctx, next, rules, task);
       if (task.support === "required") throw missingExtension(TASKS_EXTENSION, `tool ${name}`);
       return next(params, ctx);
     }
-    if (!coreTasks(ctx.session.revision)) return next(params, ctx);
+    if (!rules || !coreTasks(ctx.session.revision)) return next(params, ctx);
     if (typeof params.task === "object" && params.task !== null)
-      return runtime.start(params, ctx, next, "legacy", task);
+      return runtime.start(params, ctx, next, rules, task);
     if (task.support === "required") {
       throw new McpError(
         ErrorCode.MethodNotFound,

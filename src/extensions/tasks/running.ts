@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import type { Era } from "../../protocol/revisions/revision.js";
+import type { TaskRules } from "../../protocol/revisions/revision.js";
 import type { ClientSend, InputMethod, ServerSession } from "../../server/index.js";
 import type { TaskLink } from "./context.js";
 import type { TaskStore } from "./store.js";
@@ -27,7 +27,8 @@ export class Running implements TaskLink {
 
   constructor(
     readonly id: string,
-    readonly era: Era,
+    /** How the revision the task was created in carries it. */
+    readonly rules: TaskRules,
     private readonly session: ServerSession,
     private readonly store: TaskStore,
     /** Where a 2026-07-28 task's changes go: the listen streams that asked for it. */
@@ -62,7 +63,7 @@ export class Running implements TaskLink {
   }
 
   private announce(record: TaskRecord): void {
-    if (this.era === "modern") this.listeners?.(record);
+    if (this.rules.statusVia === "listen") this.listeners?.(record);
     else if (!this.session.peer.isClosed)
       this.session.notify("notifications/tasks/status", legacyTask(record));
   }
@@ -78,7 +79,7 @@ export class Running implements TaskLink {
     let name = key ?? `${method}#${this.asked}`;
     if (this.used.has(name)) name = `${name}#${this.asked}`;
     this.used.add(name);
-    return this.era === "legacy"
+    return this.rules.input === "requests"
       ? this.askSession<T>(method, params)
       : this.askInput<T>(name, method, params);
   }

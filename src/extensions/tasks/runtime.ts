@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import type { Era } from "../../protocol/revisions/revision.js";
+import type { TaskRules } from "../../protocol/revisions/revision.js";
 import type { AuthInfo } from "../../protocol/transport.js";
 import type { RequestContext, ServerSession, ToolTaskOptions } from "../../server/index.js";
 import { pause } from "../../util/pause.js";
@@ -81,19 +81,20 @@ export class TaskRuntime {
     params: Record<string, unknown>,
     call: RequestContext,
     next: Next,
-    era: Era,
+    rules: TaskRules,
     options: ToolTaskOptions,
   ): Promise<object> {
     const ctx = new TaskContext(call);
     const create = async (): Promise<{ running: Running; answer: object }> => {
-      const record = await this.create(params, call, era);
-      const announce = era === "modern" ? (changed: TaskRecord) => this.announce?.(changed) : undefined;
-      const running = new Running(record.taskId, era, call.session, this.settings.store, announce);
+      const record = await this.create(params, call, rules);
+      const announce =
+        rules.statusVia === "listen" ? (changed: TaskRecord) => this.announce?.(changed) : undefined;
+      const running = new Running(record.taskId, rules, call.session, this.settings.store, announce);
       this.running.set(record.taskId, running);
       ctx.begin(running);
       return {
         running,
-        answer: era === "modern" ? modernCreateResult(record) : { task: legacyTask(record) },
+        answer: rules.createResult === "flat" ? modernCreateResult(record) : { task: legacyTask(record) },
       };
     };
     if (!options.startedByHandler) {
@@ -131,10 +132,15 @@ export class TaskRuntime {
     });
   }
 
-  private async create(params: Record<string, unknown>, ctx: RequestContext, era: Era): Promise<TaskRecord> {
+  private async create(
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+    rules: TaskRules,
+  ): Promise<TaskRecord> {
     const { ttl, maxTtl, pollInterval, now } = this.settings;
     const asked = (params.task as { ttl?: unknown } | undefined)?.ttl;
-    const wanted = era === "legacy" && typeof asked === "number" && asked > 0 ? Math.floor(asked) : ttl;
+    const wanted =
+      rules.requestedByClient && typeof asked === "number" && asked > 0 ? Math.floor(asked) : ttl;
     const created = now();
     const record: TaskRecord = {
       taskId: randomUUID(),
@@ -158,8 +164,7 @@ export class TaskRuntime {
       let update: TaskUpdate;
       try {
         const result = (await run()) as Record<string, unknown>;
-        // 2025-11-25 counts a tool's own error as a failed task; SEP-2663 keeps `failed` for protocol errors.
-        const status = running.era === "legacy" && result.isError === true ? "failed" : "completed";
+        const status = running.rules.toolErrorFails && result.isError === true ? "failed" : "completed";
         update = { status, result, inputRequests: undefined };
       } catch (error) {
         update = { status: "failed", error: taskError(error), inputRequests: undefined };
