@@ -17,7 +17,7 @@ import {
   revisionOf,
   SUPPORTED_VERSIONS,
 } from "../../src/protocol/revisions/index.js";
-import type { CoreRowsHost } from "../../src/server/core-rows.js";
+import type { CoreRowsHost } from "../../src/server/dispatch/core-rows.js";
 import { McpServer } from "../../src/server/server.js";
 import type { HttpServerHandle } from "../../src/transports/http/server/listen.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/pair.js";
@@ -42,9 +42,9 @@ vi.mock("../../src/protocol/revisions/table.js", async (importOriginal) => {
 });
 
 // The method's row in the server's dispatch table (`src/server/core-rows.ts`).
-vi.mock("../../src/server/core-rows.js", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../src/server/core-rows.js")>();
-  const { row } = await import("../../src/server/dispatch.js");
+vi.mock("../../src/server/dispatch/core-rows.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/server/dispatch/core-rows.js")>();
+  const { row } = await import("../../src/server/dispatch/dispatch.js");
   const echo = (params: Record<string, unknown>): EchoNoteResult => ({ echoed: String(params.text) });
   return {
     ...original,
