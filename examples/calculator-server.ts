@@ -1,6 +1,7 @@
 // The seed's calculator server: one tool, a zod schema, a safe evaluator (no eval), served over stdio.
+
+import { evaluate } from "mcpkit/bundled";
 import { McpServer } from "mcpkit/server";
-import { evaluate } from "mcpkit/servers";
 import { z } from "zod";
 
 const server = new McpServer({ name: "my-calculator", version: "1.0.0" }).tool(

@@ -5,8 +5,8 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createCalculatorServer } from "mcpkit/bundled";
 import { MultiServerClient } from "mcpkit/client";
-import { createCalculatorServer } from "mcpkit/servers";
 
 export interface DemoServers {
   /** The folder the filesystem server may read. */

@@ -2,9 +2,11 @@
 // redacted, and refuses admin tools to callers without the admin scope; the client tags each
 // request it sends with an id in `_meta`, which the server's log shows.
 // Usage: node build/examples/middleware.js
+
+import { ErrorCode, McpError } from "mcpkit";
 import { McpClient } from "mcpkit/client";
-import { createMemoryTransportPair } from "mcpkit/memory";
-import { ErrorCode, McpError, McpServer, type ServerMiddleware } from "mcpkit/server";
+import { McpServer, type ServerMiddleware } from "mcpkit/server";
+import { createMemoryTransportPair } from "mcpkit/transports/memory";
 import { z } from "zod";
 
 /** Timing: how long each request took, and how it ended. */

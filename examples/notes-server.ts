@@ -1,6 +1,8 @@
 // A notes server over stdio: resources, a resource template with completion, a prompt, and tools that
 // reach back to the client (logging, sampling, elicitation, roots). examples/notes-client.ts drives it.
-import { ErrorCode, McpError, McpServer } from "mcpkit/server";
+
+import { ErrorCode, McpError } from "mcpkit";
+import { McpServer } from "mcpkit/server";
 import { z } from "zod";
 
 const notes = new Map([

@@ -5,7 +5,8 @@
 // Usage: node build/examples/oauth-client.js
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type AuthorizationUrlHandler, McpClient, MemoryTokenStore, OAuthSession } from "mcpkit/client";
+import { McpClient } from "mcpkit/client";
+import { type AuthorizationUrlHandler, MemoryTokenStore, OAuthSession } from "mcpkit/client/auth";
 import { McpServer } from "mcpkit/server";
 
 async function listen(server: ReturnType<typeof createServer>): Promise<string> {

@@ -10,9 +10,9 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { McpClient } from "mcpkit/client";
-import { createMemoryTransportPair } from "mcpkit/memory";
 import { otelClient, otelServer } from "mcpkit/otel";
 import { McpServer } from "mcpkit/server";
+import { createMemoryTransportPair } from "mcpkit/transports/memory";
 import { z } from "zod";
 
 const exporter = new InMemorySpanExporter();

@@ -15,7 +15,7 @@ import { Application, Converter, ReflectionKind } from "typedoc";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 
-/** `src/…/index.ts` → the import path it is published as (`mcpkit/http/server`). */
+/** `src/…/index.ts` → the import path it is published as (`mcpkit/transports/http/server`). */
 const importPaths = new Map();
 for (const [subpath, target] of Object.entries(pkg.exports)) {
   if (typeof target !== "object" || !target.default?.startsWith("./dist/")) continue;

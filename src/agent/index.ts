@@ -1,15 +1,3 @@
-export type { AgentTool, Tool, ToolInvokeOptions, ToolOutput } from "../client/tool.js";
-export {
-  type AsToolsOptions,
-  asTools,
-  type LocalToolContext,
-  type LocalToolDefinition,
-  type LocalToolReturn,
-  localTool,
-  type McpTool,
-  type McpToolOptions,
-  ToolError,
-} from "../client/tool-adapter.js";
 export {
   Agent,
   type AgentEvents,

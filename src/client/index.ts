@@ -1,8 +1,9 @@
-export { ErrorCode, McpError } from "../jsonrpc/errors.js";
 export type { RequestOptions } from "../protocol/engine/peer.js";
-export { isSessionExpired } from "../transports/http/shared/client-errors.js";
-export type { MethodSelector } from "../util/middleware.js";
-export * from "./auth/index.js";
+export {
+  isSessionExpired,
+  SESSION_EXPIRED_CODE,
+  type SessionExpiredData,
+} from "../transports/http/shared/client-errors.js";
 export type { Channel, FeatureAnswerer, ListKind } from "./channels/channel.js";
 export { type CallToolOptions, McpClient } from "./client.js";
 export type { ClientEvents } from "./events.js";
@@ -15,7 +16,6 @@ export type {
   ServerRequestContext,
 } from "./features.js";
 export { argumentsFromStrict, type LlmProvider, type LlmSchemaOptions, schemaForLlm } from "./llm-schema.js";
-export type { Paged } from "./middleware.js";
 export {
   type ClientConnectionInfo,
   type ClientMiddleware,
@@ -35,9 +35,9 @@ export type {
   TransportClientOptions,
 } from "./options.js";
 export type { TaskChannel } from "./task.js";
-export { TASKS_EXTENSION, type TaskInfo, type TaskStatus, ToolTask } from "./task.js";
+export { type TaskInfo, ToolTask } from "./task.js";
 export type { ClientTaskOptions } from "./task-receiver.js";
-export type { AgentTool, Tool, ToolInvokeOptions, ToolOutput } from "./tool.js";
+export type { AgentTool, ToolInvokeOptions, ToolOutput } from "./tool.js";
 export {
   type AsToolsOptions,
   asTools,

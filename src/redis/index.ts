@@ -3,13 +3,6 @@
  * sessions, SSE events and messages between replicas kept in Redis (`@redis/client`, an optional
  * peer dependency loaded only by this entry).
  */
-export {
-  type MessageBus,
-  type Replication,
-  ReplicationUnavailableError,
-  type SessionRecord,
-  type SessionStore,
-} from "../transports/http/server/replication.js";
 export { RedisMessageBus } from "./bus.js";
 export { RedisConnection, type RedisConnectionOptions } from "./connection.js";
 export { RedisEventStore } from "./event-store.js";

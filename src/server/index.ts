@@ -1,18 +1,5 @@
-export { ErrorCode, McpError } from "../jsonrpc/errors.js";
 export type { CacheHint } from "../protocol/eras/index.js";
 export { audio, embeddedResource, image, resourceLink, text } from "../protocol/features/content.js";
-export type { EventStore } from "../transports/http/server/event-store.js";
-export { MemoryEventStore } from "../transports/http/server/event-store.js";
-export type { StreamableHttpOptions } from "../transports/http/server/handler.js";
-export type { HttpServerHandle } from "../transports/http/server/listen.js";
-export type { MethodSelector } from "../util/middleware.js";
-export type {
-  AuthInfo,
-  DpopOptions,
-  IntrospectionOptions,
-  JwtOptions,
-  ProtectedResourceOptions,
-} from "./auth/index.js";
 export {
   type AroundHandler,
   type DispatchHandler,
@@ -51,7 +38,6 @@ export {
   type ToolResultOf,
   type ToolReturn,
   type ToolTaskOptions,
-  toolError,
 } from "./registries/index.js";
 export { McpServer, type ServerInfo, type ServerOptions } from "./server.js";
 export type { AuthOption, ServeHttpOptions, WebHandlerOptions } from "./serving/index.js";

@@ -4,14 +4,8 @@
  */
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import {
-  Agent,
-  type AgentTool,
-  ChatModelError,
-  localTool,
-  OpenAIChatModel,
-  type ToolOutput,
-} from "../../src/agent/index.js";
+import { Agent, ChatModelError, OpenAIChatModel } from "../../src/agent/index.js";
+import { type AgentTool, localTool, type ToolOutput } from "../../src/client/index.js";
 import { type ScriptedOpenAIServer, startScriptedOpenAI, toolResults } from "../fixtures/openai-server.js";
 
 const servers: ScriptedOpenAIServer[] = [];

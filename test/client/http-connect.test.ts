@@ -2,8 +2,8 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
-import type { HttpServerHandle } from "../../src/server/index.js";
 import { createEverythingServer } from "../../src/servers/index.js";
+import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 import { MessageLog } from "../helpers/spec-schema.js";
 
 let handles: HttpServerHandle[] = [];

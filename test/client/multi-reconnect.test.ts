@@ -1,13 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  McpError,
-  MultiServerClient,
-  type MultiServerEvents,
-  type StdioServerConfig,
-} from "../../src/client/index.js";
-import type { HttpServerHandle } from "../../src/server/index.js";
+import { MultiServerClient, type MultiServerEvents, type StdioServerConfig } from "../../src/client/index.js";
+import { McpError } from "../../src/jsonrpc/index.js";
 import { createCalculatorServer } from "../../src/servers/index.js";
+import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 import type { StdioClientTransport } from "../../src/transports/stdio/client.js";
 import { groupMembers } from "../helpers/processes.js";
 import { until } from "../helpers/until.js";

@@ -12,8 +12,8 @@ import {
   type StdioServerConfig,
   ToolNameConflictError,
 } from "../../src/client/index.js";
-import type { HttpServerHandle } from "../../src/server/index.js";
 import { createCalculatorServer } from "../../src/servers/index.js";
+import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/multi-search-server.js", import.meta.url));
 const FILESYSTEM = fileURLToPath(

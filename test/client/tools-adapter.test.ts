@@ -1,16 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  type AgentTool,
-  asTools,
-  ErrorCode,
-  localTool,
-  McpClient,
-  McpError,
-  mcpTool,
-  ToolError,
-} from "../../src/client/index.js";
+import { type AgentTool, asTools, localTool, McpClient, mcpTool, ToolError } from "../../src/client/index.js";
+import { ErrorCode, McpError } from "../../src/jsonrpc/index.js";
 import { McpServer } from "../../src/server/index.js";
 import { connectInMemory } from "../helpers/connect.js";
 import { until } from "../helpers/until.js";

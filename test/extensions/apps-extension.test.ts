@@ -7,8 +7,8 @@ import {
   UI_EXTENSION,
   uiTool,
 } from "../../src/extensions/apps/index.js";
-import type { HttpServerHandle } from "../../src/server/index.js";
 import { McpServer } from "../../src/server/index.js";
+import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 
 let handle: HttpServerHandle;
 beforeAll(async () => {

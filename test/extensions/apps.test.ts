@@ -22,8 +22,8 @@ import {
   uiResourceOf,
   uiTool,
 } from "../../src/extensions/apps/index.js";
-import type { HttpServerHandle } from "../../src/server/index.js";
 import { McpServer } from "../../src/server/index.js";
+import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 import { TestHttpServer, toWebRequest, writeWebResponse } from "../helpers/sdk-http-servers.js";
 
 const HTML = "<!DOCTYPE html><html><body><div id=app></div></body></html>";

@@ -9,8 +9,8 @@ import {
   SkillCatalog,
   skills,
 } from "../../src/extensions/skills/index.js";
-import type { HttpServerHandle } from "../../src/server/index.js";
 import { McpServer } from "../../src/server/index.js";
+import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 
 const catalog = new SkillCatalog([
   publishSkill({

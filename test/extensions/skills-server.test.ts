@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import { publishSkill, registerSkillResources, SkillCatalog } from "../../src/extensions/skills/index.js";
-import type { HttpServerHandle } from "../../src/server/index.js";
 import { McpServer } from "../../src/server/index.js";
+import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 
 const SKILL_MD = "---\nname: git-workflow\ndescription: Follow the team's Git conventions\n---\n\n# Git\n";
 const bytes = new Uint8Array([0, 1, 2, 0xfe, 0xff]);

@@ -18,7 +18,7 @@ import {
   importJWK,
   jwtVerify,
 } from "jose";
-import type { AuthorizationUrlHandler } from "../../src/client/index.js";
+import type { AuthorizationUrlHandler } from "../../src/client/auth/index.js";
 import { McpServer } from "../../src/server/index.js";
 
 /** The resource server's own credentials at the authorization server, for introspection. */

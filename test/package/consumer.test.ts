@@ -12,7 +12,7 @@ const tsc = join(root, "node_modules/typescript/bin/tsc");
 
 // The README's server and client, the client starting that server instead of a filesystem server.
 const SERVER = `import { McpServer } from "mcpkit/server";
-import { evaluate } from "mcpkit/servers";
+import { evaluate } from "mcpkit/bundled";
 import { z } from "zod";
 
 const server = new McpServer({ name: "my-calculator", version: "1.0.0" }).tool(

@@ -136,7 +136,7 @@ describe("Peer", () => {
     // Runs the built package (npm test builds first), as a user's script would.
     const script = `
       import { Peer } from "mcpkit/protocol";
-      import { createMemoryTransportPair } from "mcpkit/memory";
+      import { createMemoryTransportPair } from "mcpkit/transports/memory";
       const [a, b] = createMemoryTransportPair();
       const left = new Peer(a), right = new Peer(b);
       right.setRequestHandler("later", () => new Promise((r) => setTimeout(() => r({ ok: 1 }), 50)));

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, McpClient } from "../../src/client/index.js";
+import { ErrorCode, McpError } from "../../src/jsonrpc/index.js";
 import type { ProtocolVersion } from "../../src/protocol/revisions/index.js";
 import {
   AuditLog,
@@ -23,7 +24,8 @@ import {
   parseToolRule,
   ToolPolicy,
 } from "../../src/proxy/index.js";
-import { ErrorCode, type HttpServerHandle, McpError, McpServer } from "../../src/server/index.js";
+import { McpServer } from "../../src/server/index.js";
+import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/index.js";
 import { until } from "../helpers/until.js";
 

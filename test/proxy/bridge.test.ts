@@ -12,8 +12,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
-import type { HttpServerHandle } from "../../src/server/index.js";
 import { createEverythingServer } from "../../src/servers/index.js";
+import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 import { until } from "../helpers/until.js";
 import { allGone, CLI, type ProxyProcess, startProxy } from "./helpers.js";
 

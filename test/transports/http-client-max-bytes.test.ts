@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
-import { StreamableHttpClientTransport } from "../../src/transports/http/index.js";
+import { StreamableHttpClientTransport } from "../../src/transports/http/client/index.js";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

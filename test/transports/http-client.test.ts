@@ -4,11 +4,11 @@
  * client sends or receives is checked against the negotiated revision's schema.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { McpClient } from "../../src/client/index.js";
+import { isSessionExpired, McpClient } from "../../src/client/index.js";
 import { ErrorCode, McpError } from "../../src/jsonrpc/errors.js";
 import type { ProtocolVersion } from "../../src/protocol/revisions/index.js";
 import type { Transport } from "../../src/protocol/transport.js";
-import { isSessionExpired, StreamableHttpClientTransport } from "../../src/transports/http/index.js";
+import { StreamableHttpClientTransport } from "../../src/transports/http/client/index.js";
 import { SseClientTransport } from "../../src/transports/legacy-sse/index.js";
 import {
   startSdkV1Sse,

@@ -1,13 +1,10 @@
+import type { TaskStatus } from "../../protocol/features/tasks.js";
 import type { InputMethod } from "../../server/index.js";
 
-/** The extension's id (SEP-2663). */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+export { TASKS_EXTENSION, type TaskStatus } from "../../protocol/features/tasks.js";
 
 /** The `_meta` key that ties a message to a task (2025-11-25). */
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
-
-/** Where a task is: `working` and `input_required` go on; the other three are terminal. */
-export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
 const TERMINAL: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
 

@@ -1,5 +1,4 @@
 export type { AuthInfo } from "../../protocol/transport.js";
-export type { HttpAuthHooks, HttpRefusal } from "../../transports/http/shared/authenticate.js";
 export type { DpopOptions } from "./dpop.js";
 export { AuthError, type AuthErrorCode, AuthUnavailableError } from "./errors.js";
 export type { IntrospectionOptions } from "./introspection.js";

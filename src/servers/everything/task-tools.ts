@@ -1,4 +1,4 @@
-import { McpError } from "../../server/index.js";
+import { McpError } from "../../jsonrpc/errors.js";
 import type { McpServer } from "../../server/server.js";
 import { pause } from "../../util/pause.js";
 

@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { isOAuthError, McpClient, MemoryTokenStore, OAuthSession } from "../../../src/client/index.js";
+import { isOAuthError, MemoryTokenStore, OAuthSession } from "../../../src/client/auth/index.js";
+import { McpClient } from "../../../src/client/index.js";
 import { until } from "../../helpers/until.js";
 
 let cleanup: (() => Promise<void>)[] = [];

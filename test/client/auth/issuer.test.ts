@@ -5,11 +5,11 @@ import { generateKeyPair } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   isOAuthError,
-  McpClient,
   MemoryTokenStore,
   type OAuthOptions,
   OAuthSession,
-} from "../../../src/client/index.js";
+} from "../../../src/client/auth/index.js";
+import { McpClient } from "../../../src/client/index.js";
 import {
   protectedMcpServer,
   type RecordingAuthorizationServer,

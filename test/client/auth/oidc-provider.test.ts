@@ -2,14 +2,8 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  ConfigError,
-  FileTokenStore,
-  McpClient,
-  MemoryTokenStore,
-  MultiServerClient,
-  OAuthSession,
-} from "../../../src/client/index.js";
+import { FileTokenStore, MemoryTokenStore, OAuthSession } from "../../../src/client/auth/index.js";
+import { ConfigError, McpClient, MultiServerClient } from "../../../src/client/index.js";
 import {
   browserlessUser,
   type ProtectedServer,

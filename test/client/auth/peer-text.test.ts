@@ -5,11 +5,11 @@ import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   isOAuthError,
-  McpClient,
   type OAuthErrorData,
   type OAuthOptions,
   OAuthSession,
-} from "../../../src/client/index.js";
+} from "../../../src/client/auth/index.js";
+import { McpClient } from "../../../src/client/index.js";
 import {
   type Answer,
   protectedMcpServer,

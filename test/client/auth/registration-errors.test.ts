@@ -3,7 +3,8 @@
 // oidc-provider servers, and recording ones where a refusal is scripted.
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpClient, type OAuthErrorData, type OAuthOptions } from "../../../src/client/index.js";
+import type { OAuthErrorData, OAuthOptions } from "../../../src/client/auth/index.js";
+import { McpClient } from "../../../src/client/index.js";
 import {
   browserlessUser,
   startAuthorizationServer,

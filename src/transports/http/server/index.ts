@@ -1,4 +1,3 @@
-export { LegacySseHandler, type LegacySseOptions } from "../../legacy-sse/server.js";
 export type { HttpAuthHooks, HttpRefusal } from "../shared/authenticate.js";
 export {
   BodyTooLargeError,
