@@ -15,14 +15,14 @@ export interface ToolCallRecord {
   durationMs: number;
 }
 
-export interface RunToolOptions {
+interface RunToolOptions {
   signal?: AbortSignal;
   timeout?: number;
   onProgress?: (progress: Progress) => void;
 }
 
 /** Parses a tool call's JSON arguments; a string is the problem to tell the model. */
-export function parseArguments(call: ToolCall): Record<string, unknown> | string {
+function parseArguments(call: ToolCall): Record<string, unknown> | string {
   const text = call.arguments.trim();
   if (text === "") return {};
   let value: unknown;

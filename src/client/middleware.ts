@@ -14,7 +14,7 @@ import { compose, type Link, MiddlewareStack } from "../util/middleware.js";
 import type { Channel } from "./channels/channel.js";
 
 /** The params of a paginated list request. */
-export type Paged = { cursor?: string };
+type Paged = { cursor?: string };
 
 /** The params and result of the requests a client sends, for typed per-method middleware. */
 export interface ClientRequestTypes {

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 
 /** Fetches one page of a list method. */
-export type PageFetcher = (method: string, cursor: string | undefined) => Promise<Record<string, unknown>>;
+type PageFetcher = (method: string, cursor: string | undefined) => Promise<Record<string, unknown>>;
 
 /** Follows `nextCursor` to the end; a repeated cursor is an error, not an endless loop. */
 export async function allPages<T>(fetch: PageFetcher, method: string, key: string): Promise<T[]> {

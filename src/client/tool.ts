@@ -36,10 +36,3 @@ export interface AgentTool {
   readonly inputSchema: JsonSchema;
   invoke(args: Record<string, unknown>, options?: ToolInvokeOptions): Promise<ToolOutput>;
 }
-
-/**
- * The former name of {@link AgentTool}, kept so existing code compiles; the MCP tool description
- * is `Tool` in `mcpkit/protocol`.
- * @deprecated Use `AgentTool`.
- */
-export type Tool = AgentTool;

@@ -20,7 +20,7 @@ export interface OtelOptions {
 }
 
 /** What one instrumented side records with. */
-export interface Instruments {
+interface Instruments {
   readonly tracer: Tracer;
   readonly duration: Histogram;
   readonly propagate: boolean;

@@ -6,7 +6,7 @@ const { createTraceState, INVALID_SPANID, INVALID_TRACEID, isSpanContextValid, T
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-|$)/;
 
 /** The W3C `traceparent` of a span context; `undefined` for an invalid one. */
-export function traceparentOf(span: SpanContext): string | undefined {
+function traceparentOf(span: SpanContext): string | undefined {
   if (!isSpanContextValid(span)) return undefined;
   return `00-${span.traceId}-${span.spanId}-${span.traceFlags & TraceFlags.SAMPLED ? "01" : "00"}`;
 }

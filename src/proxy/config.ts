@@ -62,7 +62,7 @@ const GATEWAY_KEYS = ["mcpServers", "policy", "tools", "audit"];
  * one), its `policy` rules, its `tools` overrides and its `audit` path. Throws an `Error` naming
  * what is wrong.
  */
-export function checkGatewaySettings(config: ProxyConfig): void {
+function checkGatewaySettings(config: ProxyConfig): void {
   for (const key of Object.keys(config)) {
     if (GATEWAY_KEYS.includes(key)) continue;
     const meant = didYouMean(key, GATEWAY_KEYS);

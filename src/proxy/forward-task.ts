@@ -21,7 +21,7 @@ import { boundedError, checkResultSize, skippedResultError } from "./limits.js";
 import type { ToolCallContext } from "./middleware.js";
 
 /** What following one tool's tasks needs beyond forwarding its calls. */
-export interface TaskTarget extends ForwardTarget {
+interface TaskTarget extends ForwardTarget {
   /** The upstream's client now (it is replaced when the upstream reconnects). */
   client: () => McpClient;
   /** The proxy's own tasks. */

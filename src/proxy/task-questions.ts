@@ -12,7 +12,7 @@ import type { ForwardedCall } from "./forwarded-call.js";
 const NAMING_WAIT = 5000;
 
 /** One followed task, as its follower tells the registry about it. */
-export interface FollowedTask {
+interface FollowedTask {
   /** The upstream answered with its task's id. */
   named(taskId: string): void;
   /** The follower stopped: the registry forgets the task. */

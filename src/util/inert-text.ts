@@ -7,7 +7,7 @@
 /** Default cap, in UTF-16 units, for one piece of peer text. */
 export const PEER_TEXT_LIMIT = 1024;
 
-export interface InertTextOptions {
+interface InertTextOptions {
   /** Longest text kept, in UTF-16 units; the rest is replaced by a count. Default 1 KiB. */
   max?: number;
   /** Keep line feeds (and tabs) as they are, for multi-line text such as tool output. Default false. */

@@ -4,7 +4,7 @@
  */
 
 /** How deep and how large a value may be. */
-export interface JsonBounds {
+interface JsonBounds {
   /** Most levels of objects and arrays inside one another. */
   maxDepth: number;
   /** Most values in all (objects, arrays and the primitives in them). */

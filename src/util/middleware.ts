@@ -10,7 +10,7 @@ export type MethodSelector = string | readonly string[];
 export type Link<C, R> = (ctx: C, next: () => Promise<R>) => R | Promise<R>;
 
 /** A chain run: the middlewares around the inner call, outermost first. */
-export type Chain<C, R> = (ctx: C) => Promise<R>;
+type Chain<C, R> = (ctx: C) => Promise<R>;
 
 interface Entry<C, R> {
   readonly matches: (method: string) => boolean;
@@ -18,7 +18,7 @@ interface Entry<C, R> {
 }
 
 /** A matcher for a selector; a string with `*` is a glob where `*` stands for any characters. */
-export function selectorMatcher(selector: MethodSelector | undefined): (method: string) => boolean {
+function selectorMatcher(selector: MethodSelector | undefined): (method: string) => boolean {
   if (selector === undefined) return () => true;
   const patterns = typeof selector === "string" ? [selector] : selector;
   if (patterns.length === 0) throw new TypeError("A middleware's method list is empty");

@@ -32,11 +32,7 @@ interface CallOptions {
 }
 
 /** The tool as listed, or a usage error naming the tools there are. */
-export async function findTool(
-  client: McpClient,
-  name: string,
-  signal: AbortSignal,
-): Promise<Tool | undefined> {
+async function findTool(client: McpClient, name: string, signal: AbortSignal): Promise<Tool | undefined> {
   if (!client.capabilities.tools) throw new UsageError("the server does not offer tools");
   const tools = await client.listTools({ signal });
   const tool = tools.find((t) => t.name === name);

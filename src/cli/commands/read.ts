@@ -34,7 +34,7 @@ async function unknownResource(client: McpClient, uri: string, error: unknown, s
 }
 
 /** Where `--raw` writes: stdout, or a stand-in in tests. */
-export interface RawOutput {
+interface RawOutput {
   isTTY?: boolean;
   write(chunk: string | Uint8Array): unknown;
 }

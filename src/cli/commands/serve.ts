@@ -20,7 +20,7 @@ import { note } from "../shared/status.js";
  * (shown as a usage error, exit 2). `usage` (e.g. `<dir…> [--read-only]`) is shown in help; a server
  * without one takes no arguments. Under `--redis`, `context.tasks` has the replicas' task store and bus.
  */
-export interface BundledServer {
+interface BundledServer {
   description: string;
   usage?: string;
   create: (args: string[], context?: BundledServerContext) => McpServer | Promise<McpServer>;

@@ -16,7 +16,7 @@ export interface CliContext {
   exitCode: number;
 }
 
-export interface ClientCommandSpec<O> {
+interface ClientCommandSpec<O> {
   name: string;
   /** The command's own operands, e.g. `<tool> [json]`; the server operand is added after them. */
   operands?: string;

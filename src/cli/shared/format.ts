@@ -2,7 +2,7 @@
 import { widthOf as terminalWidth } from "./terminal.js";
 
 /** How much long text shows before it is cut (unless `--full`). */
-export interface Limits {
+interface Limits {
   chars: number;
   lines: number;
 }
@@ -11,7 +11,7 @@ export const CONTENT_LIMITS: Limits = { chars: 4000, lines: 80 };
 export const SHORT_LIMITS: Limits = { chars: 600, lines: 8 };
 
 /** The width tables fit: the terminal's; when stdout is not one, `COLUMNS` if set, else 120. */
-export function outputWidth(): number {
+function outputWidth(): number {
   return Math.max(40, terminalWidth(process.stdout, 120));
 }
 

@@ -39,7 +39,7 @@ export function pinnedRevision(options: ClientCliOptions): ProtocolVersion | und
   return protocol ?? protocolVersion;
 }
 
-export const LOG_LEVELS: readonly LoggingLevel[] = LOGGING_LEVELS;
+const LOG_LEVELS: readonly LoggingLevel[] = LOGGING_LEVELS;
 
 /** Commander's way of collecting a repeated option. */
 export const collect = (value: string, previous: string[] | undefined): string[] => [

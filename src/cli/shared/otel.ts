@@ -9,7 +9,7 @@ import { isMissingPackage, MissingPeerError } from "../../util/optional-peer.js"
 import { UsageError } from "./errors.js";
 
 /** The middlewares to install and how to flush what is left at exit. */
-export interface CliTracing {
+interface CliTracing {
   server: ServerMiddleware;
   client: ClientMiddleware;
   /** Where spans go, for a stderr line. */

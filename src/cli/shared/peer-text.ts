@@ -20,7 +20,7 @@ export const PEER_TEXT = {
   content: { max: 1024 * 1024, lines: true },
 } as const;
 
-export type PeerTextKind = keyof typeof PEER_TEXT;
+type PeerTextKind = keyof typeof PEER_TEXT;
 
 /**
  * `text` made inert for a terminal: control characters (ESC, BEL, CR, C1, bidi overrides…) written

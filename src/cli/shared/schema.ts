@@ -11,7 +11,7 @@ type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The JSON types a property accepts; empty when the schema does not say. */
-export function typesOf(schema: unknown): string[] {
+function typesOf(schema: unknown): string[] {
   if (!isNode(schema)) return [];
   if (typeof schema.type === "string") return [schema.type];
   if (Array.isArray(schema.type)) return schema.type.filter((t): t is string => typeof t === "string");
@@ -31,7 +31,7 @@ function jsonType(value: unknown): string {
 }
 
 /** `string`, `number[]`, `"a"|"b"`, `string|null`: what a property looks like, briefly. */
-export function typeLabel(schema: unknown): string {
+function typeLabel(schema: unknown): string {
   if (!isNode(schema)) return "any";
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join("|");
   if (schema.type === "array") return `${typeLabel(schema.items)}[]`;

@@ -8,7 +8,7 @@ import { err } from "./terminal.js";
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const FRAME_MS = 100;
 /** After this long the hint joins the spinner. */
-export const SLOW_START_MS = 5000;
+const SLOW_START_MS = 5000;
 
 /** Commands that may fetch a package before the server runs. */
 const FETCHERS = new Set(["npx", "npm", "pnpm", "pnpx", "yarn", "bunx", "uvx", "uv", "pipx"]);

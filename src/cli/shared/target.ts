@@ -53,7 +53,7 @@ export function splitOperands(
 }
 
 /** Where a command connects: a label for messages, the client options, a config entry's timeout. */
-export type Target = { label: string; connect: StdioClientOptions | HttpClientOptions; timeout?: number };
+type Target = { label: string; connect: StdioClientOptions | HttpClientOptions; timeout?: number };
 
 /** Where to connect, from the server spec, the config file and the options. */
 export async function resolveTarget(spec: ServerSpec, options: ClientCliOptions): Promise<Target> {

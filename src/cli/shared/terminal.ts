@@ -21,7 +21,7 @@ export function colorEnabled(stream: Stream, env: NodeJS.ProcessEnv = process.en
 }
 
 /** `text` in `style` when `stream` takes colour, else as it is. */
-export function paint(stream: Stream, style: Style, text: string): string {
+function paint(stream: Stream, style: Style, text: string): string {
   // styleText is missing before Node 20.12; Node 20 never checks the stream, later ones would check
   // stdout (not necessarily the stream written to): the check is ours.
   if (typeof styleText !== "function" || !colorEnabled(stream)) return text;

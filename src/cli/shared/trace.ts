@@ -27,7 +27,7 @@ const SECRET_KEYS = new Set([
   "password",
 ]);
 
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /** Deeper than this a value is shown as it is: the walk of peer data stays bounded. */
 const MAX_DEPTH = 32;

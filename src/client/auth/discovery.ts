@@ -15,7 +15,7 @@ export interface ResourceMetadata {
 }
 
 /** The authorization server the client talks to, and whether its metadata was only guessed. */
-export interface DiscoveredServer {
+interface DiscoveredServer {
   as: oauth.AuthorizationServer;
   /** The 2025-03-26 fallback: no metadata, the default endpoints at the MCP server's root. */
   guessed: boolean;
@@ -26,7 +26,7 @@ export interface DiscoveredServer {
  * path-based and then the root well-known URL. Returns `undefined` when there is none (a server
  * of the 2025-03-26 revision). A document whose `resource` is not this server is an error.
  */
-export async function discoverResource(
+async function discoverResource(
   server: URL,
   challengeUrl: string | undefined,
   http: OAuthHttp,
@@ -57,7 +57,7 @@ export async function discoverResource(
  * The metadata's `resource` must be this server: the same origin, and a path that is the server
  * URL's path or a parent of it (a root document describes the whole origin).
  */
-export function checkResource(resource: string, server: URL): void {
+function checkResource(resource: string, server: URL): void {
   let url: URL;
   try {
     url = new URL(resource);
@@ -81,7 +81,7 @@ export function checkResource(resource: string, server: URL): void {
  * with the issuer's path inserted, OpenID Connect discovery with it inserted, then appended. The
  * document's `issuer` must be the issuer it was looked up for.
  */
-export async function discoverAuthorizationServer(
+async function discoverAuthorizationServer(
   issuer: string,
   http: OAuthHttp,
 ): Promise<oauth.AuthorizationServer> {
@@ -117,7 +117,7 @@ export async function discoverAuthorizationServer(
  * The authorization server of a server without protected-resource metadata (2025-03-26): its
  * metadata at the MCP server's root, else the default endpoints there.
  */
-export async function legacyAuthorizationServer(server: URL, http: OAuthHttp): Promise<DiscoveredServer> {
+async function legacyAuthorizationServer(server: URL, http: OAuthHttp): Promise<DiscoveredServer> {
   const url = new URL("/.well-known/oauth-authorization-server", server.origin);
   const response = await http.getJson(url);
   if (response) {

@@ -66,7 +66,7 @@ export function peerText(text: string): string {
 }
 
 /** What `answeredError` adds to the server's answer. */
-export interface AnsweredErrorOptions {
+interface AnsweredErrorOptions {
   cause?: unknown;
   /** What to do next, in the client's own words: after the server's text, so it is never cut off. */
   next?: string;

@@ -22,7 +22,7 @@ import { selectScopes } from "./scopes.js";
 import type { StoredAuthorization, StoredClient, StoredTokens } from "./store.js";
 
 /** What obtaining or refreshing tokens works from. */
-export interface FlowContext {
+interface FlowContext {
   found: Discovered;
   /** What is stored for this server (from the same authorization server), if anything. */
   state: StoredAuthorization | undefined;
@@ -34,7 +34,7 @@ export interface FlowContext {
 }
 
 /** What an authorization asks for, beyond its context. */
-export interface ObtainRequest extends FlowContext {
+interface ObtainRequest extends FlowContext {
   challengedScopes: string[] | undefined;
   previousScopes: string[] | undefined;
   /** Called once the client is identified, with what to store of it (nothing if pre-registered). */
@@ -42,7 +42,7 @@ export interface ObtainRequest extends FlowContext {
 }
 
 /** New tokens, the scopes asked for, and the client to keep (absent when pre-registered). */
-export interface Obtained {
+interface Obtained {
   tokens: StoredTokens;
   scopes: string[];
   client: StoredClient | undefined;

@@ -10,7 +10,7 @@ const MAX_BODY = 1024 * 1024;
 const NO_BODY = new Set([101, 204, 205, 304]);
 
 /** The options oauth4webapi takes for one request. */
-export interface RequestOptions {
+interface RequestOptions {
   [oauth.customFetch]: typeof fetch;
   [oauth.allowInsecureRequests]: boolean;
   signal: AbortSignal;

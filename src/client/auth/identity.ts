@@ -9,14 +9,14 @@ import type { StoredClient } from "./store.js";
 import { isLoopbackHost } from "./url-policy.js";
 
 /** The client as one authorization server knows it, and how it authenticates there. */
-export interface ClientIdentity {
+interface ClientIdentity {
   client: StoredClient;
   /** Whether it came from the options (pre-registered): then it is not stored. */
   preRegistered: boolean;
 }
 
 /** What choosing an identity needs to know. */
-export interface IdentityContext {
+interface IdentityContext {
   as: oauth.AuthorizationServer;
   options: OAuthOptions;
   /** The client registered at this authorization server before, if any. */

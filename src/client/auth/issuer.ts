@@ -7,7 +7,7 @@ import { OAuthError, peerText } from "./errors.js";
 import type { OAuthOptions } from "./options.js";
 
 /** The options holding credentials bound to one authorization server, by name, as given. */
-export function boundCredentials(options: OAuthOptions): string[] {
+function boundCredentials(options: OAuthOptions): string[] {
   const given: string[] = [];
   if (options.clientSecret !== undefined) given.push("clientSecret");
   if (options.clientPrivateKey !== undefined) given.push("clientPrivateKey");

@@ -5,7 +5,7 @@
  */
 
 /** What a credential is replaced with. */
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /** Shorter values are not looked for: they would blank out ordinary words, and are no secret worth the name. */
 const MIN_SECRET = 8;

@@ -2,7 +2,7 @@ import type * as oauth from "oauth4webapi";
 import type { ResourceMetadata } from "./discovery.js";
 
 /** What the scopes of one authorization are chosen from. */
-export interface ScopeSources {
+interface ScopeSources {
   /** The `scope` of the challenge that asked for authorization. */
   challenged: string[] | undefined;
   /** The scopes the options ask for. */

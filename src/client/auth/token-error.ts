@@ -4,7 +4,7 @@ import { asOAuthError } from "./identity.js";
 import type { Secrets } from "./redact.js";
 
 /** The client a token request authenticated as, and what to check if the server refuses it. */
-export interface PresentedClient {
+interface PresentedClient {
   clientId: string;
   /** The token endpoint authentication method it used (`client_secret_basic`, …). */
   method: string;

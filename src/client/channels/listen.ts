@@ -2,7 +2,7 @@ import type { Peer } from "../../protocol/engine/peer.js";
 import { type ModernIdentity, withMeta } from "./stateless.js";
 
 /** What a `subscriptions/listen` request opts in to (2026-07-28). */
-export interface ListenFilter {
+interface ListenFilter {
   toolsListChanged?: boolean;
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;

@@ -14,7 +14,7 @@ export interface ConfigLocation {
 }
 
 /** `["mcpServers", "my server", "args", 0]` as `mcpServers["my server"].args[0]`. */
-export function formatPath(path: readonly (string | number)[]): string {
+function formatPath(path: readonly (string | number)[]): string {
   return path
     .map((key, i) => {
       if (typeof key === "number") return `[${key}]`;

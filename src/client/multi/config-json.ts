@@ -114,7 +114,7 @@ export function syntaxErrorIndex(text: string): number {
 }
 
 /** Line and column (from 1) of an index into `text`. */
-export function lineAndColumn(text: string, index: number): { line: number; column: number } {
+function lineAndColumn(text: string, index: number): { line: number; column: number } {
   let line = 1;
   let start = 0;
   for (let at = text.indexOf("\n"); at !== -1 && at < index; at = text.indexOf("\n", at + 1)) {

@@ -15,7 +15,7 @@ export interface EntrySchema {
 }
 
 /** What the check of a config found: the problems that make it unusable, and the keys it ignores. */
-export interface ConfigReport {
+interface ConfigReport {
   problems: ConfigError[];
   warnings: ConfigWarning[];
 }

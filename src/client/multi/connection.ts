@@ -25,7 +25,7 @@ export interface ServerHealth {
 }
 
 /** What a connection tells its owner. */
-export interface ConnectionEvents {
+interface ConnectionEvents {
   state(state: ServerState, error?: Error): void;
   toolsChanged(reason: "reconnected" | "listChanged"): void;
   /** The client worked around something, such as a tool left out for its schema. */

@@ -41,7 +41,7 @@ function matches(filter: ToolFilter, tool: McpToolDescription, server: string): 
 }
 
 /** What the router needs to know to build tools. */
-export interface RouterSettings {
+interface RouterSettings {
   collisions: CollisionPolicy;
   /** Defaults for every tool (the `MultiServerClient` options). */
   defaults: Omit<McpToolOptions, "name">;

@@ -3,7 +3,7 @@ import { isSkillName } from "./names.js";
 import { SkillError, type SkillFrontmatter } from "./types.js";
 
 /** The largest frontmatter block parsed, in characters: it is metadata, not content. */
-export const MAX_FRONTMATTER_CHARS = 64 * 1024;
+const MAX_FRONTMATTER_CHARS = 64 * 1024;
 /** The longest `description` the Agent Skills specification allows. */
 const MAX_DESCRIPTION = 1024;
 /** `metadata` keys under this prefix are reserved for MCP extensions; none is defined yet. */

@@ -11,7 +11,7 @@ export function isSkillName(name: unknown): name is string {
 }
 
 /** Checks an organizational prefix (`acme/billing`); returns its segments. */
-export function prefixSegments(prefix: string | undefined): string[] {
+function prefixSegments(prefix: string | undefined): string[] {
   if (prefix === undefined || prefix === "") return [];
   const segments = prefix.split("/");
   for (const segment of segments) {

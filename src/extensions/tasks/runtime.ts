@@ -11,7 +11,7 @@ import { isTerminal, type TaskRecord, type TaskUpdate } from "./types.js";
 import { legacyTask, modernCreateResult, taskError } from "./wire.js";
 
 /** Settings of the tasks a server runs. */
-export interface TaskSettings {
+interface TaskSettings {
   store: TaskStore;
   /** How long a task is kept from its creation, ms. */
   ttl: number;

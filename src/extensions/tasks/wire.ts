@@ -3,7 +3,7 @@ import { isoTime } from "../../util/iso-time.js";
 import { RELATED_TASK, type TaskError, type TaskRecord } from "./types.js";
 
 /** The fields every task carries, as 2026-07-28 names them (SEP-2663). */
-export function modernTask(record: TaskRecord): Record<string, unknown> {
+function modernTask(record: TaskRecord): Record<string, unknown> {
   const task: Record<string, unknown> = {
     taskId: record.taskId,
     status: record.status,

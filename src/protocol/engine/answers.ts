@@ -13,7 +13,7 @@ export function isClosedError(error: unknown): boolean {
 }
 
 /** What answers a request whose result (or error data) could not be serialized. */
-export function unsendable(what: string, failure: unknown, original?: McpError): McpError {
+function unsendable(what: string, failure: unknown, original?: McpError): McpError {
   const why = failure instanceof Error ? failure.message : String(failure);
   const code = original?.code ?? ErrorCode.InternalError;
   const message = original
@@ -41,7 +41,7 @@ export function serializable(response: JSONRPCMessage): JSONRPCMessage {
 }
 
 /** A message without `method` that has a `result` or an `error`: meant as a response. */
-export function looksLikeResponse(value: unknown): boolean {
+function looksLikeResponse(value: unknown): boolean {
   return (
     typeof value === "object" &&
     value !== null &&
@@ -51,7 +51,7 @@ export function looksLikeResponse(value: unknown): boolean {
 }
 
 /** The error a failed handler answers with: an `McpError` as is, anything else as an internal error. */
-export function toMcpError(error: unknown): McpError {
+function toMcpError(error: unknown): McpError {
   if (error instanceof McpError) return error;
   let message: string;
   try {
@@ -64,7 +64,7 @@ export function toMcpError(error: unknown): McpError {
 }
 
 /** Sends a message nobody waits on (an error answer); a failure to send is reported, not thrown. */
-export function sendOrReport(peer: Peer, message: JSONRPCMessage): void {
+function sendOrReport(peer: Peer, message: JSONRPCMessage): void {
   try {
     peer.send(message);
   } catch (error) {

@@ -2,8 +2,6 @@ import type { McpError } from "../../jsonrpc/errors.js";
 import type { Era } from "../revisions/revision.js";
 import type { RequestMeta } from "../types/lifecycle.js";
 
-export type { Era } from "../revisions/revision.js";
-
 /** How long, and for whom, a client or intermediary may cache a result (SEP-2549). */
 export interface CacheHint {
   ttlMs: number;

@@ -8,7 +8,7 @@ import { isModernRequest, readRequestMeta, unsupportedVersion } from "./request-
 const modernRevisions = REVISIONS.filter((r) => r.era === "modern");
 
 /** Requests a client may send in no revision of the handshake era: they always speak this one. */
-export const MODERN_ONLY_METHODS: ReadonlySet<string> = (() => {
+const MODERN_ONLY_METHODS: ReadonlySet<string> = (() => {
   const legacyRequests = new Set(
     REVISIONS.filter((r) => r.era === "legacy").flatMap((r) => [...r.clientRequests]),
   );

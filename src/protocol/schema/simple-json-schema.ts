@@ -10,7 +10,7 @@
 import type { JsonSchema } from "../types/tools.js";
 
 /** The first error, as Ajv reports it. */
-export interface SchemaError {
+interface SchemaError {
   instancePath: string;
   message: string;
   params: Record<string, unknown>;

@@ -20,10 +20,10 @@ export interface DpopOptions {
   replayCache?: DpopReplayCache;
 }
 
-export const DEFAULT_DPOP_ALGORITHMS = ["ES256", "ES384", "ES512", "PS256", "RS256", "EdDSA", "Ed25519"];
+const DEFAULT_DPOP_ALGORITHMS = ["ES256", "ES384", "ES512", "PS256", "RS256", "EdDSA", "Ed25519"];
 
 /** What a proof must match: the request it came with and the token it accompanies. */
-export interface ProofTarget {
+interface ProofTarget {
   readonly method: string;
   /** The request's URL without query and fragment, as this resource is reached. */
   readonly url: string;

@@ -29,7 +29,7 @@ export interface JwtOptions {
 /** The `typ` of JWT access tokens (RFC 9068 §4). */
 const DEFAULT_JWT_TYPES: readonly (string | null)[] = ["at+jwt"];
 
-export const DEFAULT_JWT_ALGORITHMS = [
+const DEFAULT_JWT_ALGORITHMS = [
   "RS256",
   "RS384",
   "RS512",

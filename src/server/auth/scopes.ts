@@ -25,7 +25,7 @@ export function scopesOption(value: unknown, owner: string): Scopes {
 }
 
 /** Whether a caller holds every scope; a caller without verified credentials holds none. */
-export function holds(auth: AuthInfo | undefined, scopes: Scopes): boolean {
+function holds(auth: AuthInfo | undefined, scopes: Scopes): boolean {
   if (scopes === undefined) return true;
   if (auth === undefined) return false;
   return scopes.every((scope) => auth.scopes.includes(scope));

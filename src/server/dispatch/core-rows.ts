@@ -11,7 +11,7 @@ import type { Subscriptions } from "../sessions/subscriptions.js";
 import { type DispatchRow, row, scopeReaders } from "./dispatch.js";
 
 /** What the core methods of a server answer from. */
-export interface CoreRowsHost {
+interface CoreRowsHost {
   readonly tools: ToolRegistry;
   readonly resources: ResourceRegistry;
   readonly prompts: PromptRegistry;

@@ -15,7 +15,7 @@ import type { RequestContext } from "../sessions/context.js";
 import type { ServerSession } from "../sessions/session.js";
 
 /** The params of a paginated list request. */
-export type Paged = { cursor?: string };
+type Paged = { cursor?: string };
 
 /** The params and result of the requests a server answers, for typed per-method middleware. */
 export interface ServerRequestTypes {

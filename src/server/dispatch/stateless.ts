@@ -10,7 +10,7 @@ import { checkScopes, type DispatchRow, notOffered } from "./dispatch.js";
 import { openInputRounds, serverMetaOf } from "./modern-dispatch.js";
 
 /** What answering a stateless request needs of its server. */
-export interface StatelessHost {
+interface StatelessHost {
   readonly serverInfo: Implementation;
   readonly cache: Partial<CacheHint> | undefined;
   readonly hideUnauthorized: boolean;

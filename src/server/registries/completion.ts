@@ -2,7 +2,7 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { CompleteReference, CompleteResult } from "../../protocol/types/completion.js";
 
 /** The most values one `completion/complete` result may carry. */
-export const MAX_COMPLETION_VALUES = 100;
+const MAX_COMPLETION_VALUES = 100;
 
 /** What a completer may return: the values, or the values with `total`/`hasMore`. */
 export type CompletionReturn = string[] | { values: string[]; total?: number; hasMore?: boolean };

@@ -35,7 +35,7 @@ export type ReadTemplateResource<Variables = UriTemplateMatch> = (
 ) => ResourceReturn | Promise<ResourceReturn>;
 
 /** Caching hints for a resource's reads (2026-07-28), overriding the server's. */
-export interface ResourceCache {
+interface ResourceCache {
   cache?: { ttlMs?: number; cacheScope?: "public" | "private" };
 }
 
@@ -71,7 +71,7 @@ interface TemplateEntry {
 }
 
 /** The longest URI matched against resource templates by default. */
-export const DEFAULT_MAX_URI_LENGTH = 8192;
+const DEFAULT_MAX_URI_LENGTH = 8192;
 
 /** The resources and resource templates of one server. */
 export class ResourceRegistry {

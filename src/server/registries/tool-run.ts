@@ -13,7 +13,7 @@ import type { RequestContext } from "../sessions/context.js";
 import { type ToolReturn, toCallToolResult, toolError } from "./tool-result.js";
 
 /** What running a tool needs of it. */
-export interface RunnableTool {
+interface RunnableTool {
   readonly name: string;
   readonly handler: (args: any, ctx: RequestContext) => ToolReturn | PromiseLike<ToolReturn>;
   readonly output: Validate | undefined;

@@ -2,7 +2,7 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { nodeCrypto } from "../../util/crypto.js";
 
 /** How long a multi round-trip `requestState` stays valid by default: 10 minutes. */
-export const DEFAULT_REQUEST_STATE_TTL = 10 * 60_000;
+const DEFAULT_REQUEST_STATE_TTL = 10 * 60_000;
 
 /**
  * Signs and checks the `requestState` of multi round-trip requests: the answers gathered so far,

@@ -7,7 +7,7 @@ import type { AuthInfo } from "../../protocol/transport.js";
 import type { ServerCapabilities } from "../../protocol/types/lifecycle.js";
 
 /** What a `subscriptions/listen` request opts in to. */
-export interface ListenFilter {
+interface ListenFilter {
   toolsListChanged?: boolean;
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
@@ -35,7 +35,7 @@ interface Listener {
 }
 
 /** How many listen streams a server holds open at once by default. */
-export const DEFAULT_MAX_LISTEN_STREAMS = 1000;
+const DEFAULT_MAX_LISTEN_STREAMS = 1000;
 
 /** How many resources, or tasks, one listen stream may subscribe to. */
 const MAX_LISTEN_RESOURCES = 1000;

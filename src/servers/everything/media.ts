@@ -14,7 +14,7 @@ export const PNG_BYTES: Uint8Array = Uint8Array.from(Buffer.from(PNG_BASE64, "ba
  * A RIFF/WAVE file of 8-bit mono PCM samples: the 44-byte canonical header (`fmt ` chunk of 16
  * bytes, format 1 = PCM) and a `data` chunk, padded to an even size as RIFF requires.
  */
-export function wav(samples: Uint8Array, sampleRate: number): Uint8Array {
+function wav(samples: Uint8Array, sampleRate: number): Uint8Array {
   const pad = samples.length % 2;
   const out = Buffer.alloc(44 + samples.length + pad);
   out.write("RIFF", 0, "ascii");

@@ -4,7 +4,7 @@ import type { McpServer } from "../../server/server.js";
 import { PNG_BASE64, PNG_DATA_URI } from "./media.js";
 
 /** Values the `arg1` completer proposes. */
-export const ARG1_VALUES = ["test", "testValue1", "testing", "value"];
+const ARG1_VALUES = ["test", "testValue1", "testing", "value"];
 
 const startingWith = (values: readonly string[], prefix: string): string[] =>
   values.filter((value) => value.startsWith(prefix));

@@ -5,16 +5,16 @@ import { PNG_BYTES, PNG_DATA_URI } from "./media.js";
 export const STATIC_TEXT_URI = "test://static-text";
 export const STATIC_BINARY_URI = "test://static-binary";
 export const WATCHED_URI = "test://watched-resource";
-export const TEMPLATE = "test://template/{id}/data";
-export const CATALOG_TEMPLATE = "test://catalog/{category}/{item}";
+const TEMPLATE = "test://template/{id}/data";
+const CATALOG_TEMPLATE = "test://catalog/{category}/{item}";
 
-export const STATIC_TEXT = "This is the content of the static text resource.";
+const STATIC_TEXT = "This is the content of the static text resource.";
 
 /** Ids the `{id}` completer proposes; any id can be read. */
 const TEMPLATE_IDS = ["1", "2", "3", "42", "123"];
 
 /** The catalog behind the second template: items by category. */
-export const CATALOG: Record<string, string[]> = {
+const CATALOG: Record<string, string[]> = {
   fruits: ["apple", "apricot", "banana", "cherry"],
   vegetables: ["artichoke", "asparagus", "carrot"],
 };

@@ -20,7 +20,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** The 2020-12 schema the json-schema-2020-12 scenario expects back from `tools/list`, verbatim. */
-export const JSON_SCHEMA_2020_12 = {
+const JSON_SCHEMA_2020_12 = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   $defs: {

@@ -1,11 +1,7 @@
-export { FsError } from "./errors.js";
-export { isInside, Roots } from "./paths.js";
-export { FILE_TEMPLATE, fileUri } from "./resources.js";
+export { Roots } from "./paths.js";
 export {
   createFilesystemServer,
   createFromArgs,
-  DEFAULT_MAX_FILE_SIZE,
   FILESYSTEM_USAGE,
   type FilesystemServerOptions,
 } from "./server.js";
-export { WRITE_TOOLS } from "./tools-write.js";

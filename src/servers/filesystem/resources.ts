@@ -8,7 +8,7 @@ import { describeError } from "./errors.js";
 import { listDirectory, openPath, readAll } from "./safe-open.js";
 
 /** The template of file resources: one variable, the absolute path (reserved expansion keeps its slashes). */
-export const FILE_TEMPLATE = "file:///{+path}";
+const FILE_TEMPLATE = "file:///{+path}";
 
 /** Most files `resources/list` names (breadth-first from the roots). */
 const MAX_LISTED_FILES = 200;
@@ -46,12 +46,12 @@ const MIME_TYPES: Record<string, string> = {
 };
 
 /** A file's MIME type, by its extension; `undefined` when unknown. */
-export function mimeTypeOf(file: string): string | undefined {
+function mimeTypeOf(file: string): string | undefined {
   return MIME_TYPES[path.extname(file).toLowerCase()];
 }
 
 /** The `file://` URI of an absolute path. */
-export function fileUri(file: string): string {
+function fileUri(file: string): string {
   return pathToFileURL(file).href;
 }
 

@@ -9,7 +9,7 @@ const O_NONBLOCK = constants.O_NONBLOCK ?? 0; // a FIFO must not block the open
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 
 /** An open file or directory whose real location was checked after it was opened. */
-export interface Opened {
+interface Opened {
   handle: FileHandle;
   stats: Stats;
   /** The real path it was opened by. */
@@ -81,7 +81,7 @@ export async function listDirectory(roots: Roots, real: string, display: string)
 }
 
 /** Refuses what is not a regular file. */
-export function assertFile(stats: Stats, display: string): void {
+function assertFile(stats: Stats, display: string): void {
   if (stats.isDirectory()) throw new FsError(`"${display}" is a directory, not a file`, "EISDIR");
   if (!stats.isFile()) throw new FsError(`"${display}" is not a regular file`, "EINVAL");
 }

@@ -32,7 +32,7 @@ function assertReplaceable(stats: Stats, display: string): void {
 }
 
 /** What a write did. */
-export interface Written {
+interface Written {
   /** The real path written. */
   path: string;
   /** Whether the file is new. */
@@ -113,7 +113,7 @@ export async function writeFileSafely(
 }
 
 /** What a move did. */
-export interface Moved {
+interface Moved {
   from: string;
   to: string;
 }

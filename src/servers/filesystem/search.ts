@@ -10,7 +10,7 @@ const MAX_PATTERN = 500;
  * Compiles a glob: `*` (any characters but `/`), `**` (any depth, `**​/` also none), `?`, `[abc]`,
  * `[!abc]`, `{a,b}`. Everything else is literal.
  */
-export function globToRegExp(glob: string): RegExp {
+function globToRegExp(glob: string): RegExp {
   let out = "";
   let braces = 0;
   for (let i = 0; i < glob.length; i++) {
@@ -51,7 +51,7 @@ export function globToRegExp(glob: string): RegExp {
  * `/` matches the relative path, one without matches the name at any depth, and one without any glob
  * character matches names containing it (case-insensitively).
  */
-export function compilePattern(pattern: string): (relative: string, name: string) => boolean {
+function compilePattern(pattern: string): (relative: string, name: string) => boolean {
   if (pattern.length > MAX_PATTERN)
     throw new FsError(`The pattern is too long (over ${MAX_PATTERN} characters)`);
   if (!GLOB_CHARS.test(pattern)) {
@@ -64,7 +64,7 @@ export function compilePattern(pattern: string): (relative: string, name: string
   return pattern.includes("/") ? (relative) => regexp.test(relative) : (_, name) => regexp.test(name);
 }
 
-export interface SearchOptions {
+interface SearchOptions {
   pattern: string;
   exclude?: readonly string[];
   maxResults: number;
@@ -72,7 +72,7 @@ export interface SearchOptions {
   maxVisited: number;
 }
 
-export interface SearchResult {
+interface SearchResult {
   matches: string[];
   /** Why the search stopped early, if it did. */
   stopped?: string;

@@ -16,7 +16,7 @@ export interface FilesystemServerOptions {
 }
 
 /** Default `maxFileSize`: 1 MiB. */
-export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
+const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
 
 /**
  * The filesystem server: tools to read, write, edit, list, search, move and inspect files, files as

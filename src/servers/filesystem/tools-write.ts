@@ -9,9 +9,6 @@ const PATH = {
   description: "A path inside an allowed directory (relative paths start at the first one)",
 };
 
-/** The names of the tools that change the file system: none of them exists on a read-only server. */
-export const WRITE_TOOLS = ["write_file", "edit_file", "move_file"] as const;
-
 /** Registers the tools that change files: write_file, edit_file, move_file. */
 export function registerWriteTools(server: McpServer, fs: FsContext): void {
   const { roots } = fs;

@@ -32,7 +32,7 @@ export interface StreamHost {
 }
 
 /** A GET's response, what to call it in errors, and whether it carried a session id. */
-export interface OpenedStream {
+interface OpenedStream {
   response: HttpResponse;
   what: string;
   /** A 404 to a GET that carried the session id means the session expired. */
@@ -40,7 +40,7 @@ export interface OpenedStream {
 }
 
 /** How a stream ended. */
-export type StreamEnd =
+type StreamEnd =
   | { kind: "answered" }
   | { kind: "aborted" }
   /** The server offers no GET stream (405). */
@@ -173,7 +173,7 @@ export class SseStream {
 }
 
 /** Waits `ms`; resolves `false` at once if `signal` aborts, leaving no timer behind. */
-export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
     const onAbort = () => {

@@ -24,7 +24,7 @@ function mismatch(message: string): McpError {
 const shown = (value: unknown) => inertText(String(value), { max: 128 });
 
 /** Checks `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` against the body; the error is -32020. */
-export function modernHeaderProblem(
+function modernHeaderProblem(
   exchange: HttpExchange,
   message: JSONRPCMessage,
   paramHeaders: ParamHeaders | undefined,

@@ -4,7 +4,7 @@ import type { RequestId } from "../../../jsonrpc/messages.js";
 import type { HttpExchange } from "../shared/exchange.js";
 
 /** A check a request must pass before its body is read, and the answer when it does not. */
-export interface RequestRule {
+interface RequestRule {
   readonly status: number;
   readonly message: string;
   fails(exchange: HttpExchange): boolean;

@@ -27,7 +27,7 @@ import {
   storedEvent,
 } from "./stream.js";
 
-export type { ResponseMode, StreamOptions } from "./stream.js";
+export type { ResponseMode } from "./stream.js";
 
 /** A POST waiting for the responses to its requests. */
 interface PendingPost {

@@ -29,7 +29,7 @@ export function isSessionExpired(error: unknown): boolean {
 }
 
 /** The error for a session the server no longer knows. */
-export function sessionExpiredError(what: string): McpError {
+function sessionExpiredError(what: string): McpError {
   const data: SessionExpiredData = { sessionExpired: true, httpStatus: 404 };
   return new McpError(
     SESSION_EXPIRED_CODE,

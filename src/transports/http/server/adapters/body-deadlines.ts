@@ -9,7 +9,7 @@
 import { TransientSet } from "../../../../util/transient.js";
 
 /** A body being read: when it is due, and what to do if it is not all there by then. */
-export interface BodyDeadline {
+interface BodyDeadline {
   readonly at: number;
   readonly expire: () => void;
 }
