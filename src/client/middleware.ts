@@ -1,7 +1,7 @@
 import type { RequestOptions } from "../protocol/engine/outgoing.js";
 import type { Era } from "../protocol/revisions/revision.js";
 import type { Transport } from "../protocol/transport.js";
-import type { Implementation, Meta } from "../protocol/types/base.js";
+import type { Implementation, Meta, PaginatedRequestParams } from "../protocol/types/base.js";
 import type { CompleteRequestParams, CompleteResult } from "../protocol/types/completion.js";
 import type { GetPromptResult, ListPromptsResult } from "../protocol/types/prompts.js";
 import type {
@@ -13,17 +13,14 @@ import type { CallToolRequestParams, CallToolResult, ListToolsResult } from "../
 import { compose, type Link, MiddlewareStack } from "../util/middleware.js";
 import type { Channel } from "./channels/channel.js";
 
-/** The params of a paginated list request. */
-type Paged = { cursor?: string };
-
 /** The params and result of the requests a client sends, for typed per-method middleware. */
 export interface ClientRequestTypes {
-  "tools/list": { params: Paged; result: ListToolsResult };
+  "tools/list": { params: PaginatedRequestParams; result: ListToolsResult };
   "tools/call": { params: CallToolRequestParams; result: CallToolResult };
-  "resources/list": { params: Paged; result: ListResourcesResult };
-  "resources/templates/list": { params: Paged; result: ListResourceTemplatesResult };
+  "resources/list": { params: PaginatedRequestParams; result: ListResourcesResult };
+  "resources/templates/list": { params: PaginatedRequestParams; result: ListResourceTemplatesResult };
   "resources/read": { params: { uri: string }; result: ReadResourceResult };
-  "prompts/list": { params: Paged; result: ListPromptsResult };
+  "prompts/list": { params: PaginatedRequestParams; result: ListPromptsResult };
   "prompts/get": { params: { name: string; arguments?: Record<string, string> }; result: GetPromptResult };
   "completion/complete": { params: CompleteRequestParams; result: CompleteResult };
 }

@@ -5,7 +5,6 @@ export {
   type DispatchHandler,
   type ExtensionHost,
   type ExtensionMethod,
-  type Paged,
   type RateLimitOptions,
   type RateLimitRule,
   type ServerExtension,

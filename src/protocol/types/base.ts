@@ -9,6 +9,11 @@ export type ProgressToken = string | number;
 /** An opaque pagination cursor. */
 export type Cursor = string;
 
+/** The params of a paginated list request (`tools/list`, `resources/list`…). */
+export interface PaginatedRequestParams {
+  cursor?: Cursor;
+}
+
 /** An icon a client may show for a server, tool, resource or prompt (2025-11-25). */
 export interface Icon {
   src: string;

@@ -1,7 +1,6 @@
 export type { DispatchHandler } from "./dispatch.js";
 export type { AroundHandler, ExtensionHost, ExtensionMethod, ServerExtension } from "./extension.js";
 export {
-  type Paged,
   type ServerMiddleware,
   ServerMiddlewareContext,
   type ServerParamsOf,

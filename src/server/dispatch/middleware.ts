@@ -1,7 +1,7 @@
 import type { RequestId } from "../../jsonrpc/messages.js";
 import type { Era } from "../../protocol/revisions/revision.js";
 import type { AuthInfo } from "../../protocol/transport.js";
-import type { Meta } from "../../protocol/types/base.js";
+import type { Meta, PaginatedRequestParams } from "../../protocol/types/base.js";
 import type { CompleteRequestParams, CompleteResult } from "../../protocol/types/completion.js";
 import type { InitializeRequestParams, InitializeResult } from "../../protocol/types/lifecycle.js";
 import type { GetPromptResult, ListPromptsResult } from "../../protocol/types/prompts.js";
@@ -14,20 +14,17 @@ import type { CallToolRequestParams, CallToolResult, ListToolsResult } from "../
 import type { RequestContext } from "../sessions/context.js";
 import type { ServerSession } from "../sessions/session.js";
 
-/** The params of a paginated list request. */
-type Paged = { cursor?: string };
-
 /** The params and result of the requests a server answers, for typed per-method middleware. */
 export interface ServerRequestTypes {
   initialize: { params: InitializeRequestParams; result: InitializeResult };
-  "tools/list": { params: Paged; result: ListToolsResult };
+  "tools/list": { params: PaginatedRequestParams; result: ListToolsResult };
   "tools/call": { params: CallToolRequestParams; result: CallToolResult };
-  "resources/list": { params: Paged; result: ListResourcesResult };
-  "resources/templates/list": { params: Paged; result: ListResourceTemplatesResult };
+  "resources/list": { params: PaginatedRequestParams; result: ListResourcesResult };
+  "resources/templates/list": { params: PaginatedRequestParams; result: ListResourceTemplatesResult };
   "resources/read": { params: { uri: string }; result: ReadResourceResult };
   "resources/subscribe": { params: { uri: string }; result: object };
   "resources/unsubscribe": { params: { uri: string }; result: object };
-  "prompts/list": { params: Paged; result: ListPromptsResult };
+  "prompts/list": { params: PaginatedRequestParams; result: ListPromptsResult };
   "prompts/get": { params: { name: string; arguments?: Record<string, string> }; result: GetPromptResult };
   "completion/complete": { params: CompleteRequestParams; result: CompleteResult };
   "logging/setLevel": { params: { level: string }; result: object };
