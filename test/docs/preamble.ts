@@ -11,7 +11,8 @@ import { createInterface } from "node:readline";
 import { Agent, OpenAIChatModel } from "mcpkit/agent";
 import { McpClient, MultiServerClient } from "mcpkit/client";
 import { ErrorCode, McpError } from "mcpkit/jsonrpc";
-import { type HttpServerHandle, McpServer } from "mcpkit/server";
+import { McpServer } from "mcpkit/server";
+import type { HttpServerHandle } from "mcpkit/transports/http/server";
 import { z } from "zod";
 
 /** The repository, which the docs test gives as `DOCS_ROOT`. */

@@ -17,7 +17,6 @@ import {
   revisionOf,
   SUPPORTED_VERSIONS,
 } from "../../src/protocol/revisions/index.js";
-import type { CoreRowsHost } from "../../src/server/dispatch/core-rows.js";
 import { McpServer } from "../../src/server/server.js";
 import type { HttpServerHandle } from "../../src/transports/http/server/listen.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/pair.js";
@@ -48,7 +47,10 @@ vi.mock("../../src/server/dispatch/core-rows.js", async (importOriginal) => {
   const echo = (params: Record<string, unknown>): EchoNoteResult => ({ echoed: String(params.text) });
   return {
     ...original,
-    coreRows: (host: CoreRowsHost) => [...original.coreRows(host), row("notes/echo", undefined, echo)],
+    coreRows: (host: Parameters<typeof original.coreRows>[0]) => [
+      ...original.coreRows(host),
+      row("notes/echo", undefined, echo),
+    ],
   };
 });
 

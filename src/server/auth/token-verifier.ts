@@ -10,7 +10,7 @@ import { type JwtOptions, JwtVerifier } from "./jwt.js";
 import { VerifiedTokens } from "./verified-tokens.js";
 
 /** A token verified, as it was presented. */
-export interface KnownToken {
+interface KnownToken {
   readonly header: string;
   readonly auth: AuthInfo;
   readonly scheme: "Bearer" | "DPoP";
@@ -18,7 +18,7 @@ export interface KnownToken {
 }
 
 /** How the tokens of a resource are checked (see `ProtectedResourceOptions`). */
-export interface TokenCheckOptions {
+interface TokenCheckOptions {
   issuer: string;
   jwt?: JwtOptions | false;
   introspection?: IntrospectionOptions;

@@ -19,14 +19,14 @@ import { SessionDispatch } from "./session-dispatch.js";
 import { StatelessServing } from "./stateless.js";
 
 /** Who a server is, as its sessions tell clients. */
-export interface ServerIdentity {
+interface ServerIdentity {
   readonly serverInfo: Implementation;
   readonly instructions: string | undefined;
   readonly supportedVersions: readonly string[];
 }
 
 /** What of a server's options its dispatch is built from (see `ServerOptions`). */
-export interface DispatchOptions {
+interface DispatchOptions {
   extensions?: readonly ServerExtension[];
   capabilities?: AskedCapabilities;
   hideUnauthorized?: boolean;

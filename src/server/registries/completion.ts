@@ -35,7 +35,7 @@ export async function complete(
 }
 
 /** Where `completion/complete` finds its completers: the prompts, and the resource templates. */
-export interface CompletionSources {
+interface CompletionSources {
   prompts: {
     completeArgument(
       name: unknown,

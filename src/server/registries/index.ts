@@ -24,4 +24,4 @@ export type {
   ToolResultOf,
   ToolTaskOptions,
 } from "./tool-config.js";
-export { type ToolReturn, toolError } from "./tool-result.js";
+export type { ToolReturn } from "./tool-result.js";

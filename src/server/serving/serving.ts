@@ -10,7 +10,7 @@ import type { Sessions } from "../sessions/sessions.js";
 import type { HttpHost, ServeHttpOptions, WebEndpoint, WebHandlerOptions } from "./http.js";
 
 /** How a server's sessions are opened, and its web handler configured (see `ServerOptions`). */
-export interface ServingOptions {
+interface ServingOptions {
   requestTimeout?: number;
   trace?: MessageTrace;
   http?: WebHandlerOptions;
