@@ -2,13 +2,15 @@
 // Checks the import rule of DESIGN's layers from the import lines of src/: a file imports only from
 // its own layer or the ones below, the two roles never import each other, and no two folders
 // import each other, directly or round a longer loop (type-only imports included). A folder's
-// index.ts only re-exports what lies under it, so it takes no part in the loop check.
-//   node scripts/check-layers.mjs     (exit 1 and one line per violation)
+// index.ts only re-exports what lies under it, so it takes no part in the loop check. An integration
+// uses another only through a public index (an entry of package.json's `exports`), never its files.
+//   node scripts/check-layers.mjs [root]     (root holds src/ and package.json; exit 1 and one line per violation)
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const src = resolve(dirname(fileURLToPath(import.meta.url)), "../src");
+const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), ".."));
+const src = join(root, "src");
 
 /** Top-level folders of src/ by layer, lowest first. */
 const LAYERS = [
@@ -21,6 +23,19 @@ const LAYERS = [
 ];
 const rankOf = new Map(LAYERS.flatMap(([, tops], rank) => tops.map((top) => [top, rank])));
 const ROLES = new Set(["server", "client"]);
+const INTEGRATIONS = rankOf.get("agent");
+
+/** The folders of src/ whose index.ts is a public entry (`./extensions/tasks` → `extensions/tasks`). */
+const entries = Object.values(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).exports ?? {})
+  .map((entry) => (typeof entry === "string" ? entry : entry.default))
+  .filter((target) => typeof target === "string" && /^\.\/dist\/.*index\.js$/.test(target))
+  .map((target) => dirname(target.slice("./dist/".length)));
+/** The integration a file belongs to: the deepest public entry folder holding it, else its top folder. */
+function integrationOf(path) {
+  const at = relative(src, path);
+  const holding = entries.filter((entry) => at.startsWith(`${entry}/`));
+  return holding.sort((a, b) => b.length - a.length)[0] ?? top(path);
+}
 
 function files(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -63,6 +78,13 @@ for (const file of files(src)) {
       problems.push(`${where}: ${LAYERS[fromRank][0]} may not import ${LAYERS[toRank][0]}`);
     else if (ROLES.has(from) && ROLES.has(to) && from !== to)
       problems.push(`${where}: one role may not import the other`);
+    else if (fromRank === INTEGRATIONS && toRank === INTEGRATIONS) {
+      const into = integrationOf(target);
+      if (integrationOf(file) !== into && target !== join(src, into, "index.ts"))
+        problems.push(
+          `${where}: an integration uses another only through its public index (src/${into}/index.ts)`,
+        );
+    }
     if (file.endsWith("/index.ts") || isRootEntry) continue;
     const a = folder(file);
     const b = folder(target);

@@ -1,5 +1,5 @@
 import type { Attributes, SpanKind as SpanKindValue } from "@opentelemetry/api";
-import type { AgentActivity, AgentActivitySpan, AgentTracer } from "../agent/tracer.js";
+import type { AgentActivity, AgentActivitySpan, AgentTracer } from "../agent/index.js";
 import { VERSION } from "../version.js";
 import { api } from "./api.js";
 import { ATTR, recordError } from "./attributes.js";

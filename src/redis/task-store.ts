@@ -1,5 +1,10 @@
-import type { TaskPage, TaskStore } from "../extensions/tasks/store.js";
-import { isTerminal, type TaskRecord, type TaskUpdate } from "../extensions/tasks/types.js";
+import {
+  isTerminal,
+  type TaskPage,
+  type TaskRecord,
+  type TaskStore,
+  type TaskUpdate,
+} from "../extensions/tasks/index.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { RedisConnection } from "./connection.js";
 import type { ReplicaLease } from "./lease.js";
