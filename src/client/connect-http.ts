@@ -1,6 +1,7 @@
 import { McpError } from "../jsonrpc/errors.js";
 import type { Transport } from "../protocol/transport.js";
 import type { HttpAuthorizer } from "../transports/http/shared/authorizer.js";
+import type { HttpTransportKind } from "../transports/kinds.js";
 import type { OAuthSession } from "./auth/session.js";
 import type { HttpClientOptions } from "./options.js";
 
@@ -28,9 +29,8 @@ export async function httpTransports(
     const { SseClientTransport } = await import("../transports/legacy-sse/client.js");
     return new SseClientTransport({ url, headers, fetch, endpointTimeout });
   };
-  if (options.transport === "streamable-http") return [streamable];
-  if (options.transport === "sse") return [sse];
-  return [streamable, sse];
+  const kinds: Record<HttpTransportKind, () => Promise<Transport>> = { "streamable-http": streamable, sse };
+  return options.transport ? [kinds[options.transport]] : [streamable, sse];
 }
 
 /** The OAuth session of a connection: the one given, a new one for the options given, or none. */

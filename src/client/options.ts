@@ -5,6 +5,7 @@ import type { Implementation } from "../protocol/types/base.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
 import type { ReconnectOptions } from "../transports/http/client/stream.js";
 import type { HeadersOption } from "../transports/http/shared/request.js";
+import type { HttpTransportKind } from "../transports/kinds.js";
 import type { StdioServerParameters } from "../transports/stdio/client.js";
 import type { OAuthOptions } from "./auth/options.js";
 import type { OAuthSession } from "./auth/session.js";
@@ -75,7 +76,7 @@ export interface HttpClientOptions extends CommonClientOptions {
   /** Sent with every request, including the GET stream; a function is called for each request. */
   headers?: HeadersOption;
   /** Force one transport instead of trying Streamable HTTP, then legacy SSE. */
-  transport?: "streamable-http" | "sse";
+  transport?: HttpTransportKind;
   /** Send through this `fetch` instead of the built-in `node:http` client with keep-alive. */
   fetch?: typeof fetch;
   /** How lost SSE streams are resumed (Streamable HTTP). */

@@ -3,6 +3,7 @@ import type { ServerConfig } from "../../client/multi/config.js";
 import { checkProxyConfig, type ProxyConfig, readProxyConfig } from "../../proxy/config.js";
 import { parseToolRule } from "../../proxy/filter.js";
 import type { ProxyOptions } from "../../proxy/proxy.js";
+import type { HttpTransportKind } from "../../transports/kinds.js";
 import type { AuthCliOptions } from "../shared/auth-options.js";
 import { describeError, UsageError } from "../shared/errors.js";
 import { envOf, headersOf } from "../shared/options.js";
@@ -20,7 +21,7 @@ export interface ProxyCliOptions extends AuthCliOptions, RedisCliOptions {
   audit?: string;
   auditKeyFile?: string;
   header?: string[];
-  transport?: "streamable-http" | "sse";
+  transport?: HttpTransportKind;
   env?: string[];
   timeout?: number;
   verbose?: boolean;

@@ -7,6 +7,7 @@ import { type Command, Option } from "commander";
 import { ConfigError } from "../../client/multi/config-error.js";
 import { AuditLog } from "../../proxy/audit-log.js";
 import { createProxyServer, type ProxyServer } from "../../proxy/proxy.js";
+import { HTTP_TRANSPORTS } from "../../transports/kinds.js";
 import { authOf, authOptions, noteProtected } from "../shared/auth-options.js";
 import { type CliContext, examplesHelp, unwrap } from "../shared/command.js";
 import { ConnectionError, describeError, UsageError } from "../shared/errors.js";
@@ -227,7 +228,7 @@ serve. The callers' tokens are never sent upstream: a URL upstream gets only its
       new Option(
         "--transport <kind>",
         "transport to a URL upstream (default: Streamable HTTP, then SSE)",
-      ).choices(["streamable-http", "sse"]),
+      ).choices(HTTP_TRANSPORTS),
     )
     .option("-e, --env <KEY=VALUE>", "environment variable for a command upstream (repeatable)", collect)
     .addOption(

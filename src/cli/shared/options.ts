@@ -2,6 +2,7 @@ import { type Command, Option } from "commander";
 import { type ProtocolVersion, SUPPORTED_VERSIONS } from "../../protocol/revisions/index.js";
 import type { LoggingLevel } from "../../protocol/types/client-features.js";
 import { LOGGING_LEVELS } from "../../server/sessions/logging.js";
+import { HTTP_TRANSPORTS, type HttpTransportKind } from "../../transports/kinds.js";
 import type { AuthCliOptions } from "./auth.js";
 import { UsageError } from "./errors.js";
 import { didYouMean } from "./suggest.js";
@@ -10,7 +11,7 @@ import { didYouMean } from "./suggest.js";
 export interface ClientCliOptions extends AuthCliOptions {
   config?: string;
   header?: string[];
-  transport?: "streamable-http" | "sse";
+  transport?: HttpTransportKind;
   env?: string[];
   timeout: number;
   logLevel?: LoggingLevel;
@@ -96,10 +97,9 @@ export function addClientOptions(command: Command): Command {
     .option("--scopes <scopes>", "OAuth: scopes to ask for when the server names none (comma-separated)")
     .option("--no-browser", "OAuth: print the sign-in URL instead of opening a browser")
     .addOption(
-      new Option("--transport <kind>", "HTTP transport (default: Streamable HTTP, then legacy SSE)").choices([
-        "streamable-http",
-        "sse",
-      ]),
+      new Option("--transport <kind>", "HTTP transport (default: Streamable HTTP, then legacy SSE)").choices(
+        HTTP_TRANSPORTS,
+      ),
     )
     .option(
       "-e, --env <KEY=VALUE>",

@@ -1,10 +1,12 @@
 /** Naming the server on the command line, and where that takes a connection: a command, a URL or a config entry. */
+
 import { basename } from "node:path";
 import type { OAuthOptions } from "../../client/auth/options.js";
 import { expandServerConfig, type ServerConfig } from "../../client/multi/config.js";
 import type { HttpClientOptions, StdioClientOptions } from "../../client/options.js";
 import { McpError } from "../../jsonrpc/errors.js";
 import { type ProxyServerConfig, readProxyConfig } from "../../proxy/config.js";
+import { httpTransportOf } from "../../transports/kinds.js";
 import { cliAuth } from "./auth.js";
 import { causeWithCode, describeError, UsageError } from "./errors.js";
 import { type ClientCliOptions, envOf, headersOf } from "./options.js";
@@ -119,8 +121,8 @@ export async function resolveTarget(spec: ServerSpec, options: ClientCliOptions)
       },
     };
   }
-  const transportOf = entry.transport ?? entry.type;
-  const transport = options.transport ?? (transportOf === "sse" ? "sse" : transportOf && "streamable-http");
+  const named = entry.transport ?? entry.type;
+  const transport = options.transport ?? (named && httpTransportOf(named));
   const headers = { ...entry.headers, ...headersOf(options.header) };
   const oauth = oauthFor(entry.url, headers, options);
   if (oauth.auth && entry.auth) oauth.auth = { ...oauth.auth, ...entry.auth };

@@ -1,3 +1,4 @@
+import { httpTransportOf } from "../../transports/kinds.js";
 import type { OAuthOptions } from "../auth/options.js";
 import type { ClientOptions, CommonClientOptions, HttpClientOptions } from "../options.js";
 import type { ServerConfig } from "./config.js";
@@ -56,6 +57,6 @@ export function clientOptionsFor(
   }
   if (config.auth) http.auth = { ...settings.auth(name), ...config.auth };
   const transport = config.transport ?? config.type;
-  if (transport) http.transport = transport === "sse" ? "sse" : "streamable-http";
+  if (transport) http.transport = httpTransportOf(transport);
   return http;
 }

@@ -1,3 +1,4 @@
+import { HTTP_TRANSPORT_NAMES } from "../../transports/kinds.js";
 /** The `mcpServers` format as tables of allowed keys, and the check of a config against them. */
 import { checkField, describeType, didYouMean, type FieldTable, isObject } from "./config-check.js";
 import { ConfigError, type ConfigWarning, emitConfigWarning } from "./config-error.js";
@@ -34,8 +35,6 @@ const FOREIGN_KEYS: Readonly<Record<string, string>> = {
   envFile: 'is VS Code\'s file of environment variables, not read here: put them in "env"',
 };
 
-const HTTP_TRANSPORTS = ["streamable-http", "http", "sse"] as const;
-
 /** The OAuth settings an HTTP entry may hold (see `ServerAuthConfig`). */
 const AUTH_FIELDS: FieldTable = {
   clientId: { type: "string", nonEmpty: true },
@@ -70,8 +69,8 @@ export const SERVER_ENTRY: EntrySchema = {
       fields: AUTH_FIELDS,
       expected: 'an object of OAuth settings, such as { "clientId": "…" }',
     },
-    transport: { type: "choice", values: HTTP_TRANSPORTS },
-    type: { type: "choice", values: HTTP_TRANSPORTS },
+    transport: { type: "choice", values: HTTP_TRANSPORT_NAMES },
+    type: { type: "choice", values: HTTP_TRANSPORT_NAMES },
   },
   elsewhere: {
     allowTools:

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import type { HttpTransportName } from "../../transports/kinds.js";
 import { ConfigError, type ConfigLocation, type ConfigWarning, emitConfigWarning } from "./config-error.js";
 import { parseConfigJson } from "./config-json.js";
 import { checkConfig, type EntrySchema, SERVER_ENTRY } from "./config-schema.js";
@@ -42,9 +43,9 @@ export interface HttpServerConfig {
   headers?: Record<string, string>;
   /** OAuth for a protected server. */
   auth?: ServerAuthConfig;
-  transport?: "streamable-http" | "http" | "sse";
+  transport?: HttpTransportName;
   /** The spelling of `transport` in Claude Code's and Cursor's configs; `transport` wins if both are given. */
-  type?: "streamable-http" | "http" | "sse";
+  type?: HttpTransportName;
   timeout?: number;
   disabled?: boolean;
 }
