@@ -9,7 +9,7 @@
  *   node bench/instructions.mjs [--impl mcpkit] [--era legacy|modern] [--side server|client]
  *                               [--transport stdio|http] [--warmup N] [--base N] [--calls N]
  *                               [--top 0] [--baseline-ref REF] [--feature oauth|noop3|task]
- *                               [--middleware otel|noop3] [--stateless true] [--predictable true]
+ *                               [--middleware otel|noop3] [--sessionless true] [--predictable true]
  *
  * Two runs of the same side, one making `--base` calls and one making `--base` + `--calls`, after
  * `--warmup` calls each (stdio: 20,000, 5,000 and 20,000; HTTP: 5,000, 2,000 and 5,000; tasks:
@@ -28,8 +28,8 @@
  * process counted (MCPKIT_BENCH_MIDDLEWARE, bench/lib/middleware.mjs; not the peer), a server with
  * requests carrying a `traceparent` as a traced client's do; `--side sdk-span` and `--side
  * sdk-call` count the OpenTelemetry SDK's own floor instead, a span (or a call's span and
- * histogram value) per iteration of a loop (bench/lib/span-floor.mjs). `--stateless true` serves
- * mcpkit's HTTP endpoint with `stateless: true` (no sessions: after its `initialize`, each
+ * histogram value) per iteration of a loop (bench/lib/span-floor.mjs). `--sessionless true` serves
+ * mcpkit's HTTP endpoint with `sessionless: true` (no sessions: after its `initialize`, each
  * 2025-11-25 call is served on a server session of its own). `--predictable true` runs the counted
  * node with V8's `--predictable` (one thread, no timer-driven collections): counts of a few hundred
  * calls then repeat to within 1%, where otherwise a compilation or a collection landing in one run
@@ -68,7 +68,7 @@ function options() {
     middleware: "",
     "baseline-ref": "",
     feature: "",
-    stateless: "",
+    sessionless: "",
     predictable: "",
   };
   for (let i = 0; i < args.length; i++) {
@@ -79,12 +79,12 @@ function options() {
     o[key] = typeof o[key] === "number" ? Number(value) : value;
   }
   if (o["baseline-ref"] && o.impl !== "mcpkit") throw new Error("--baseline-ref compares builds of mcpkit");
-  for (const flag of ["stateless", "predictable"]) {
+  for (const flag of ["sessionless", "predictable"]) {
     if (!["", "true", "false"].includes(o[flag])) throw new Error(`--${flag} takes true or false`);
     o[flag] = o[flag] === "true";
   }
-  if (o.stateless && (o.impl !== "mcpkit" || o.transport !== "http"))
-    throw new Error("--stateless true is an option of mcpkit's HTTP server");
+  if (o.sessionless && (o.impl !== "mcpkit" || o.transport !== "http"))
+    throw new Error("--sessionless true is an option of mcpkit's HTTP server");
   if (o.feature) {
     // The cell of that transport, or the feature's only one (oauth and task are HTTP cells).
     const cells = FEATURE_CELLS.filter((c) => c.key.endsWith(`-${o.feature}`));
@@ -140,7 +140,7 @@ const serverConfig = (o) =>
     schema: "zod",
     ...(o.tasks && { tasks: true }),
     ...(o.auth && { auth: o.auth }),
-    ...(o.stateless && { stateless: true }),
+    ...(o.sessionless && { sessionless: true }),
   });
 
 /**
@@ -540,7 +540,7 @@ async function main() {
     const result = await countInstructions({ ...o, root: build.root });
     counted.push(result.perCall);
     process.stdout.write(
-      `${build.label}${o.middleware ? `+${o.middleware}` : ""}${o.stateless ? " stateless: true," : ""} ${o.era} ${o.transport} ${o.side}: ${Math.round(result.perCall)} instructions per call\n`,
+      `${build.label}${o.middleware ? `+${o.middleware}` : ""}${o.sessionless ? " sessionless: true," : ""} ${o.era} ${o.transport} ${o.side}: ${Math.round(result.perCall)} instructions per call\n`,
     );
     for (const [name, count] of result.rows)
       process.stdout.write(`${String(Math.round(count)).padStart(8)}  ${name}\n`);

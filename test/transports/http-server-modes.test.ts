@@ -28,9 +28,9 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-describe("stateless mode", () => {
+describe("sessionless mode", () => {
   it("serves the SDK v1 client without a session id, with SSE progress; GET answers 405", async () => {
-    const { handle, requests } = await serve(createEverythingServer(), { stateless: true });
+    const { handle, requests } = await serve(createEverythingServer(), { sessionless: true });
     const log = new MessageLog();
     const transport = new HttpV1(new URL(handle.url));
     const client = await connectV1(transport, log);

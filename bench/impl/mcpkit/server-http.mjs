@@ -5,12 +5,12 @@ import { createServer } from "./tools.mjs";
 const config = serverConfig();
 const server = await createServer(config, new ServerStats(config));
 // `auth`: protected by the bench's own issuer (bench/lib/oauth-issuer.mjs), JWT access tokens;
-// `stateless`: the endpoint keeps no sessions.
+// `sessionless`: the endpoint keeps no sessions.
 const http = await server.serveHttp({
   port: 0,
   host: "127.0.0.1",
   ...(config.auth && { auth: config.auth }),
-  ...(config.stateless && { stateless: true }),
+  ...(config.sessionless && { sessionless: true }),
 });
 announce(http.url);
 exitOnSignal(() => http.close());

@@ -58,7 +58,7 @@ export class StreamableHttpHandler {
     private readonly options: StreamableHttpOptions = {},
   ) {
     this.maxStreamBuffer = streamBuffer(options.maxStreamBuffer);
-    const replication = options.stateless ? undefined : options.replication;
+    const replication = options.sessionless ? undefined : options.replication;
     this.eventStore =
       options.eventStore === false
         ? undefined
@@ -70,9 +70,7 @@ export class StreamableHttpHandler {
     );
     this.replicas =
       replication &&
-      new ReplicaSessions(replication, this.sessions, connect, (sessionId) =>
-        this.streamOptions(sessionId, false),
-      );
+      new ReplicaSessions(replication, this.sessions, connect, (sessionId) => this.streamOptions(sessionId));
   }
 
   /** How many sessions are open. */
@@ -146,8 +144,8 @@ export class StreamableHttpHandler {
     }
     const ids: RequestId[] = "method" in message && "id" in message ? [message.id] : [];
     const isInitialize = "method" in message && message.method === "initialize";
-    if (this.options.stateless) {
-      const transport = new HttpSessionTransport(undefined, this.streamOptions(undefined, true));
+    if (this.options.sessionless) {
+      const transport = new HttpSessionTransport(undefined, this.streamOptions(undefined));
       await this.connect(transport, isInitialize ? {} : { assumeVersion: version ?? DEFAULT_HEADER_VERSION });
       transport.receive(exchange, [message], ids, false, auth);
       if (ids.length === 0) await transport.close();
@@ -172,7 +170,7 @@ export class StreamableHttpHandler {
         if (created === undefined) return;
         transport = created;
       } else {
-        transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId, false));
+        transport = new HttpSessionTransport(sessionId, this.streamOptions(sessionId));
       }
       this.sessions.add(sessionId, transport, principal);
       await this.connect(transport, {});
@@ -210,8 +208,8 @@ export class StreamableHttpHandler {
       }
     }
     const ids = messages.flatMap((m) => ("method" in m && "id" in m ? [m.id] : []));
-    if (this.options.stateless) {
-      const transport = new HttpSessionTransport(undefined, this.streamOptions(undefined, true));
+    if (this.options.sessionless) {
+      const transport = new HttpSessionTransport(undefined, this.streamOptions(undefined));
       await this.connect(transport, { assumeVersion: version });
       transport.receive(exchange, messages, ids, true, auth);
       if (ids.length === 0) await transport.close();
@@ -250,7 +248,7 @@ export class StreamableHttpHandler {
   /** The transport of every stateless request, connected to the server once, on first use. */
   private openStateless(): Promise<StatelessTransport> {
     this.statelessOpening ??= (async () => {
-      const transport = new StatelessTransport(this.streamOptions(undefined, true));
+      const transport = new StatelessTransport(this.streamOptions(undefined));
       await this.connect(transport, {});
       this.stateless = transport;
       return transport;
@@ -258,9 +256,9 @@ export class StreamableHttpHandler {
     return this.statelessOpening;
   }
 
-  /** Whether the endpoint can have sessions: not when stateless, nor when it speaks only 2026-07-28. */
+  /** Whether the endpoint can have sessions: not when sessionless, nor when it speaks only 2026-07-28. */
   private get keepsSessions(): boolean {
-    return !this.options.stateless && this.supportedVersions.some((v) => revisionOf(v)?.headers.sessionId);
+    return !this.options.sessionless && this.supportedVersions.some((v) => revisionOf(v)?.headers.sessionId);
   }
 
   private async get(exchange: HttpExchange, auth: AuthInfo | undefined): Promise<void> {
@@ -314,16 +312,18 @@ export class StreamableHttpHandler {
     return null;
   }
 
-  private streamOptions(sessionId: string | undefined, stateless: boolean) {
-    const headers: Record<string, string> = sessionId === undefined ? {} : { "mcp-session-id": sessionId };
+  /** What a stream is made with: one of no session (stateless or sessionless) ends with its POST. */
+  private streamOptions(sessionId: string | undefined) {
+    const sessionless = sessionId === undefined;
+    const headers: Record<string, string> = sessionless ? {} : { "mcp-session-id": sessionId };
     return {
       responseMode: this.options.responseMode ?? "auto",
-      eventStore: stateless ? undefined : this.eventStore,
-      // Stateless streams cannot be resumed, so they announce no retry interval.
-      retryInterval: stateless ? undefined : (this.options.retryInterval ?? 1000),
+      eventStore: sessionless ? undefined : this.eventStore,
+      // Streams of no session cannot be resumed, so they announce no retry interval.
+      retryInterval: sessionless ? undefined : (this.options.retryInterval ?? 1000),
       keepAliveInterval: this.options.keepAliveInterval ?? 15_000,
       headers: () => headers,
-      closeWhenAnswered: stateless,
+      closeWhenAnswered: sessionless,
       maxBuffer: this.maxStreamBuffer,
       warn: this.options.onWarning,
     };

@@ -9,8 +9,13 @@ import type { ResponseMode } from "./stream.js";
 
 /** Options of the Streamable HTTP endpoint. */
 export interface StreamableHttpOptions extends OriginPolicy {
-  /** No sessions: every POST is served on its own, GET and DELETE answer 405. */
-  stateless?: boolean;
+  /**
+   * Serve the handshake era (2025) without sessions: no `Mcp-Session-Id`, every POST is served on
+   * its own (a request without `initialize` speaks its `MCP-Protocol-Version`), the server asks the
+   * client nothing, and GET and DELETE answer 405. Requests of the stateless era (2026-07-28) are
+   * served as always.
+   */
+  sessionless?: boolean;
   /** `auto` (default): JSON, or SSE as soon as a request sends something before its response. */
   responseMode?: ResponseMode;
   /** Where stream events are kept for `Last-Event-ID` resumption; `false` disables it. Default in memory. */

@@ -20,7 +20,7 @@ export interface StreamOptions {
   keepAliveInterval: number;
   /** Headers every response of this session carries (the session id). */
   headers: () => Record<string, string>;
-  /** Stateless mode: the session ends once its one POST is answered, or when the client goes away. */
+  /** No session: the transport ends once its one POST is answered, or when the client goes away. */
   closeWhenAnswered?: boolean;
   /** How much may wait for a client that does not read, on each stream and in its backlog. */
   maxBuffer: StreamBuffer;

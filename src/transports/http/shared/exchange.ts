@@ -74,7 +74,7 @@ export function respondInternalError(exchange: HttpExchange, error: unknown): vo
   );
 }
 
-/** Starts a server session on a transport; `assumeVersion` skips the handshake (stateless mode). */
+/** Starts a server session on a transport; `assumeVersion` skips the handshake (sessionless serving). */
 export type ConnectSession = (transport: Transport, init: { assumeVersion?: string }) => Promise<void>;
 
 /**
