@@ -171,7 +171,7 @@ export class McpServer {
 
   /**
    * Serves one client over a transport; resolves once the transport is started. `assumeVersion`
-   * serves without a handshake, as stateless HTTP does.
+   * serves without a handshake, as sessionless HTTP does.
    */
   connect(transport: Transport, init: { assumeVersion?: string } = {}): Promise<ServerSession> {
     return this.serving.connect(transport, init);

@@ -72,7 +72,7 @@ export class ServerSession {
     this.peer = new Peer(transport, { ...options, guard: (request, meta) => this.admit(request, meta) });
     this.shared = transport.sharedSession;
     if (options.assumeVersion !== undefined) {
-      // Stateless HTTP: no handshake; the request's MCP-Protocol-Version header stands for it.
+      // Sessionless HTTP: no handshake; the request's MCP-Protocol-Version header stands for it.
       this.revision =
         revisionOf(options.assumeVersion) ??
         revisionOf(chooseServerVersion(options.assumeVersion, host.supportedVersions));
