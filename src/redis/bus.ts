@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { MessageBus } from "../transports/http/server/replication.js";
+import type { MessageBus } from "../server/sessions/stores.js";
 import type { RedisConnection } from "./connection.js";
 
 /** Messages between replicas on Redis pub/sub, channels named `<prefix><channel>`. */

@@ -1,4 +1,4 @@
-import { ReplicationUnavailableError } from "../transports/http/server/replication.js";
+import { ReplicationUnavailableError } from "../server/sessions/stores.js";
 import { importPeer } from "../util/optional-peer.js";
 
 // `@redis/client` is an optional peer: without it, importing mcpkit/redis says which package to install.

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from "../jsonrpc/messages.js";
-import type { EventStore, StreamedRequest } from "../transports/http/server/event-store.js";
+import type { EventStore, StreamedRequest } from "../server/sessions/stores.js";
 import type { RedisConnection } from "./connection.js";
 import type { ReplicaLease } from "./lease.js";
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Replication } from "../transports/http/server/replication.js";
+import type { Replication } from "../server/sessions/stores.js";
 import { RedisMessageBus } from "./bus.js";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.js";
 import { RedisEventStore } from "./event-store.js";

@@ -1,4 +1,4 @@
-import type { SessionRecord, SessionStore } from "../transports/http/server/replication.js";
+import type { SessionRecord, SessionStore } from "../server/sessions/stores.js";
 import type { RedisConnection } from "./connection.js";
 
 /**

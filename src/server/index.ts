@@ -1,6 +1,13 @@
 export type { CacheHint } from "../protocol/eras/index.js";
 export { audio, embeddedResource, image, resourceLink, text } from "../protocol/features/content.js";
 export {
+  type MessageBus,
+  type Replication,
+  ReplicationUnavailableError,
+  type SessionRecord,
+  type SessionStore,
+} from "./sessions/stores.js";
+export {
   type AroundHandler,
   type DispatchHandler,
   type ExtensionHost,
@@ -53,3 +60,13 @@ export {
   type SessionHost,
   type TaskStatusSink,
 } from "./sessions/index.js";
+export {
+  type EventStore,
+  MemoryEventStore,
+  type MessageBus,
+  type Replication,
+  ReplicationUnavailableError,
+  type SessionRecord,
+  type SessionStore,
+  type StreamedRequest,
+} from "./sessions/stores.js";

@@ -1,6 +1,6 @@
 import type { TaskStore } from "../extensions/tasks/index.js";
 import type { McpServer } from "../server/server.js";
-import type { MessageBus } from "../transports/http/server/replication.js";
+import type { MessageBus } from "../server/sessions/stores.js";
 import { createCalculatorServer } from "./calculator/server.js";
 import { createEverythingServer } from "./everything/index.js";
 import { createFromArgs as createFilesystemFromArgs, FILESYSTEM_USAGE } from "./filesystem/index.js";

@@ -2,7 +2,7 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { declaresExtension, missingExtension } from "../../protocol/extensions.js";
 import type { Revision } from "../../protocol/revisions/index.js";
 import type { AroundHandler, ExtensionHost, RequestContext, ServerExtension } from "../../server/index.js";
-import type { MessageBus } from "../../transports/http/server/replication.js";
+import type { MessageBus } from "../../server/sessions/stores.js";
 import { MemoryTaskStore } from "./memory-store.js";
 import { TaskRelay } from "./relay.js";
 import { TaskRuntime } from "./runtime.js";

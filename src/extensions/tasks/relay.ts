@@ -1,5 +1,5 @@
+import type { MessageBus } from "../../server/sessions/stores.js";
 import { Acknowledgements } from "../../transports/http/server/acknowledgements.js";
-import type { MessageBus } from "../../transports/http/server/replication.js";
 import type { TaskRuntime } from "./runtime.js";
 
 /** What one replica tells the others of a task it does not run. */

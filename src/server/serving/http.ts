@@ -5,7 +5,6 @@ import {
   type ListenHttpOptions,
   listenHttp,
 } from "../../transports/http/server/listen.js";
-import type { Replication } from "../../transports/http/server/replication.js";
 import {
   type ConnectSession,
   type MountedRoutes,
@@ -14,6 +13,7 @@ import {
 import { bindPolicy } from "../../transports/http/shared/origin.js";
 import { LegacySseHandler, type LegacySseOptions } from "../../transports/legacy-sse/server.js";
 import type { ProtectedResourceOptions, ProtectedScopes, ResourceServer } from "../auth/resource-server.js";
+import type { Replication } from "../sessions/stores.js";
 
 /** What protects an HTTP endpoint: a resource server, or the options to make one. */
 export type AuthOption = ProtectedResourceOptions | ResourceServer;

@@ -1,12 +1,12 @@
 import type { MessageTrace } from "../../protocol/engine/peer.js";
 import type { Transport } from "../../protocol/transport.js";
 import type { HttpServerHandle } from "../../transports/http/server/listen.js";
-import type { Replication } from "../../transports/http/server/replication.js";
 import { StdioServerTransport, type StdioServerTransportOptions } from "../../transports/stdio/server.js";
 import type { ServerHost } from "../dispatch/server-host.js";
 import type { Registries } from "../registries/registries.js";
 import { ServerSession } from "../sessions/session.js";
 import type { Sessions } from "../sessions/sessions.js";
+import type { Replication } from "../sessions/stores.js";
 import type { HttpHost, ServeHttpOptions, WebEndpoint, WebHandlerOptions } from "./http.js";
 
 /** How a server's sessions are opened, and its web handler configured (see `ServerOptions`). */

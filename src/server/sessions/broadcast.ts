@@ -1,6 +1,6 @@
 import type { LoggingLevel } from "../../protocol/types/client-features.js";
-import type { MessageBus } from "../../transports/http/server/replication.js";
 import type { ServerSession } from "./session.js";
+import type { MessageBus } from "./stores.js";
 import type { Subscriptions } from "./subscriptions.js";
 
 /** The lists of a server that tell clients when they change. */

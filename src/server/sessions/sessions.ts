@@ -1,6 +1,6 @@
-import type { MessageBus } from "../../transports/http/server/replication.js";
 import { type Broadcast, Broadcasts, deliver, type ListKind } from "./broadcast.js";
 import type { ServerSession } from "./session.js";
+import type { MessageBus } from "./stores.js";
 import type { Subscriptions } from "./subscriptions.js";
 
 /**

@@ -15,12 +15,6 @@ export { type EventStore, MemoryEventStore } from "./event-store.js";
 export { StreamableHttpHandler, type StreamableHttpOptions } from "./handler.js";
 export { type HttpServerHandle, type ListenHttpOptions, listenHttp } from "./listen.js";
 export type { ParamHeaders } from "./modern-headers.js";
-export {
-  type MessageBus,
-  type Replication,
-  ReplicationUnavailableError,
-  type SessionRecord,
-  type SessionStore,
-} from "./replication.js";
+export type { MessageBus, Replication, SessionRecord, SessionStore } from "./replication.js";
 export { HttpSessionTransport, type ResponseMode } from "./session-transport.js";
 export type { StreamOptions } from "./stream.js";

@@ -28,8 +28,8 @@ export interface SessionRecord {
 
 /**
  * The sessions shared by the replicas of a server. A session unused for the store's idle timeout
- * ends for all of them. Every method rejects with a `ReplicationUnavailableError` when the store
- * cannot be reached.
+ * ends for all of them. Every method rejects (`mcpkit/server`'s `ReplicationUnavailableError`) when
+ * the store cannot be reached.
  */
 export interface SessionStore {
   /** Keeps a new session. */
@@ -58,9 +58,4 @@ export interface MessageBus {
   publish(channel: string, message: string): Promise<number | undefined>;
   /** Receives the messages of `channel` from now on, once the returned promise resolves; its value unsubscribes. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => void>;
-}
-
-/** The shared stores cannot be reached now; requests that need them fail until they are back. */
-export class ReplicationUnavailableError extends Error {
-  override name = "ReplicationUnavailableError";
 }
