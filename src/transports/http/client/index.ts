@@ -1,3 +1,4 @@
 export type { HeadersOption } from "../shared/request.js";
 export type { ReconnectOptions } from "./stream.js";
-export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from "./transport.js";
+export type { StreamableHttpClientOptions } from "./options.js";
+export { StreamableHttpClientTransport } from "./transport.js";

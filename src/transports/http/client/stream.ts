@@ -20,6 +20,15 @@ export const DEFAULT_RECONNECT: Required<ReconnectOptions> = {
   maxRetries: 5,
 };
 
+/** The reconnect options given, with the defaults for those left out. */
+export function reconnectPolicy(given: ReconnectOptions = {}): Required<ReconnectOptions> {
+  return {
+    initialDelay: given.initialDelay ?? DEFAULT_RECONNECT.initialDelay,
+    maxDelay: given.maxDelay ?? DEFAULT_RECONNECT.maxDelay,
+    maxRetries: given.maxRetries ?? DEFAULT_RECONNECT.maxRetries,
+  };
+}
+
 /** What a stream needs from its transport. */
 export interface StreamHost {
   readonly reconnect: Required<ReconnectOptions>;

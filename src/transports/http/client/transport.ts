@@ -4,42 +4,24 @@ import { MessageParser } from "../../../jsonrpc/message-parser.js";
 import { isRequest, type JSONRPCMessage, type RequestId } from "../../../jsonrpc/messages.js";
 import type { Transport, TransportHandlers, TransportNetwork } from "../../../protocol/transport.js";
 import { TransientMap, TransientSet } from "../../../util/transient.js";
-import { authorizedRequest, type HttpAuthorizer } from "../shared/authorizer.js";
+import { authorizedRequest } from "../shared/authorizer.js";
 import { httpStatusError, transportError } from "../shared/client-errors.js";
 import { NodeHttpClient } from "../shared/node-request.js";
-import { encodeHeaderValue, MCP_NAME_SOURCE } from "../shared/param-headers.js";
 import {
   Abort,
   customHeaders,
   FetchHttpClient,
-  type HeadersOption,
   type HttpClient,
   type HttpRequest,
   type HttpResponse,
   mediaType,
 } from "../shared/request.js";
-import { DEFAULT_RECONNECT, type ReconnectOptions, SseStream, type StreamHost } from "./stream.js";
-
-export interface StreamableHttpClientOptions {
-  /** The server's MCP endpoint. */
-  url: string | URL;
-  /** Sent with every request (POST, GET and DELETE); a function is called for each request. */
-  headers?: HeadersOption;
-  /** Send through this `fetch` instead of the default `node:http` client with keep-alive. */
-  fetch?: typeof fetch;
-  /** How lost SSE streams are resumed. */
-  reconnect?: ReconnectOptions;
-  /** The most the `DELETE` of the session may take on `close()`, in ms. Default 2000. */
-  closeTimeout?: number;
-  /** Authorizes every request and answers `401`/`403` challenges (the OAuth client). */
-  authorizer?: HttpAuthorizer;
-  /**
-   * Longest JSON response body accepted, in bytes: a longer one (by its `Content-Length`, else as
-   * it arrives) is dropped unparsed, and its request fails with `-32603` and
-   * `data: { size, maxMessageBytes }`. Events of an SSE response are not bounded by it. Default: none.
-   */
-  maxMessageBytes?: number;
-}
+import { endSession } from "./end-session.js";
+import { jsonAnswer } from "./json-answer.js";
+import { addModernHeaders, type ParamHeadersOf } from "./modern-headers.js";
+import type { StreamableHttpClientOptions } from "./options.js";
+import { followStandalone } from "./standalone.js";
+import { type ReconnectOptions, reconnectPolicy, SseStream, type StreamHost } from "./stream.js";
 
 /**
  * The client side of the Streamable HTTP transport (2025-03-26 and later). Each message is POSTed
@@ -71,7 +53,7 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly parser = new MessageParser();
   private standalone: AbortController | undefined;
   /** Set once the client speaks the stateless revision. */
-  private modern: { paramHeaders?: (message: JSONRPCMessage) => Record<string, string> } | undefined;
+  private modern: { paramHeaders?: ParamHeadersOf } | undefined;
   /** Settles once the GET stream is open after the handshake; sends made before wait for it. */
   private gate: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
@@ -81,12 +63,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.network = { transport: "tcp", url: this.url };
     this.endpoint = `${this.url.origin}${this.url.pathname}`;
     this.http = options.fetch ? new FetchHttpClient(options.fetch) : new NodeHttpClient();
-    const reconnect = options.reconnect ?? {};
-    this.reconnect = {
-      initialDelay: reconnect.initialDelay ?? DEFAULT_RECONNECT.initialDelay,
-      maxDelay: reconnect.maxDelay ?? DEFAULT_RECONNECT.maxDelay,
-      maxRetries: reconnect.maxRetries ?? DEFAULT_RECONNECT.maxRetries,
-    };
+    this.reconnect = reconnectPolicy(options.reconnect);
   }
 
   /** The session id the server assigned at initialization, if any. */
@@ -109,7 +86,7 @@ export class StreamableHttpClientTransport implements Transport {
    * POST carries `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` headers
    * `paramHeaders` computes for a message.
    */
-  useModern(version: string, paramHeaders?: (message: JSONRPCMessage) => Record<string, string>): void {
+  useModern(version: string, paramHeaders?: ParamHeadersOf): void {
     this.modern = { paramHeaders };
     this.version = version;
   }
@@ -118,17 +95,6 @@ export class StreamableHttpClientTransport implements Transport {
   resetModern(): void {
     this.modern = undefined;
     this.version = undefined;
-  }
-
-  private addModernHeaders(headers: Record<string, string>, message: JSONRPCMessage): void {
-    if (!("method" in message)) return;
-    headers["mcp-method"] = message.method;
-    const params = message.params ?? {};
-    const source = MCP_NAME_SOURCE[message.method];
-    const name = source === undefined ? undefined : params[source];
-    if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
-    const mirrored = this.modern?.paramHeaders?.(message);
-    if (mirrored) for (const header in mirrored) headers[header] = mirrored[header]!;
   }
 
   /** Forgets the session (and its protocol version, and its GET stream), to initialize a new one. */
@@ -179,21 +145,9 @@ export class StreamableHttpClientTransport implements Transport {
     this.requests.clear();
     this.standalone = undefined;
     if (this.session !== undefined && this.handlers) {
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), this.options.closeTimeout ?? 2000);
-      try {
-        const response = await this.exchange({
-          method: "DELETE",
-          url: this.url,
-          headers: await this.headers(false),
-          signal: controller.signal,
-        });
-        response.discard();
-      } catch {
-        // Best effort: the server expires the session on its own.
-      } finally {
-        clearTimeout(timer);
-      }
+      const send = async (signal: AbortSignal) =>
+        this.exchange({ method: "DELETE", url: this.url, headers: await this.headers(false), signal });
+      await endSession(send, this.options.closeTimeout ?? 2000);
     }
     this.http.close();
     this.handlers?.onclose();
@@ -236,16 +190,10 @@ export class StreamableHttpClientTransport implements Transport {
     try {
       const given = this.headers(initialize);
       const headers = given instanceof Promise ? await given : given;
-      if (this.modern) this.addModernHeaders(headers, message);
+      if (this.modern) addModernHeaders(headers, message, this.modern.paramHeaders);
       headers["content-type"] = "application/json";
       headers.accept = "application/json, text/event-stream";
-      const response = await this.exchange({
-        method: "POST",
-        url: this.url,
-        headers,
-        body,
-        abort,
-      });
+      const response = await this.exchange({ method: "POST", url: this.url, headers, body, abort });
       if (response.status < 200 || response.status >= 300) {
         throw await httpStatusError(response, this.what("POST"), headers["mcp-session-id"] !== undefined);
       }
@@ -278,82 +226,27 @@ export class StreamableHttpClientTransport implements Transport {
       response.discard();
       throw new Error(`the server answered with ${type || "no content type"}, not JSON or an event stream`);
     }
-    const text = await this.jsonBody(id, response);
-    let body: unknown;
-    try {
-      body = this.parser.parse(text);
-    } catch {
-      throw new Error(`the server's JSON response is not JSON: ${text.slice(0, 200)}`);
-    }
-    const messages = Array.isArray(body) ? body : [body];
-    let answered = false;
+    const { messages, answered } = await jsonAnswer(id, response, this.parser, this.options.maxMessageBytes);
     for (const message of messages) {
       if (this.closing) return;
-      if (typeof message === "object" && message !== null && !("method" in message) && message.id === id) {
-        answered = true;
-      }
       this.deliver(message);
     }
     if (!answered) throw new Error(`the server's JSON response holds no response to request ${id}`);
   }
 
-  /** The JSON answer to request `id`, as text: refused unread past `maxMessageBytes`. */
-  private async jsonBody(id: RequestId, response: HttpResponse): Promise<string> {
-    const limit = this.options.maxMessageBytes;
-    if (limit === undefined) return response.text();
-    const tooLarge = (size: number) =>
-      new McpError(
-        ErrorCode.InternalError,
-        `The server's response to request ${id} is ${size} bytes, more than maxMessageBytes (${limit}); it was skipped unread`,
-        { size, maxMessageBytes: limit },
-      );
-    const declared = Number(response.header("content-length"));
-    if (declared > limit) {
-      response.discard();
-      throw tooLarge(declared);
-    }
-    // Without a length, counted as it comes: past the limit the rest is read (the connection stays
-    // reusable) but not kept.
-    let text = "";
-    let size = 0;
-    await response.read((chunk) => {
-      size += Buffer.byteLength(chunk);
-      if (size <= limit) text += chunk;
-    });
-    if (size > limit) throw tooLarge(size);
-    return text;
-  }
-
-  /** Opens the standalone GET stream, for what the server sends outside any request. */
   /** Opens the standalone GET stream; resolves once the server answered it (or after 5 s). */
   private listen(): Promise<void> {
     if (this.standalone || this.closing) return Promise.resolve();
     const controller = new AbortController();
     this.standalone = controller;
     this.inflight.add(controller);
-    let opened!: () => void;
-    const ready = new Promise<void>((resolve) => {
-      opened = resolve;
-    });
-    const timer = setTimeout(opened, 5000);
-    const host = this.host();
-    const get = host.get;
-    host.get = async (lastEventId, signal) => {
-      try {
-        return await get(lastEventId, signal);
-      } finally {
-        clearTimeout(timer);
-        opened();
-      }
-    };
-    void new SseStream(host, controller.signal).run(undefined).then((end) => {
-      clearTimeout(timer);
-      opened();
+    const { opened, ended } = followStandalone(this.host(), controller.signal);
+    void ended.then((end) => {
       this.inflight.delete(controller);
       if (this.standalone === controller) this.standalone = undefined;
       if (end.kind === "failed" && !this.closing) this.handlers?.onerror(end.error);
     });
-    return ready;
+    return opened;
   }
 
   private host(): StreamHost {
