@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
+import { inertText } from "../../../util/inert-text.js";
 
 /** A request whose answer a stream carries, as kept for a replica that resumes the stream. */
 export interface StreamedRequest {
@@ -6,6 +7,18 @@ export interface StreamedRequest {
   id: RequestId;
   /** What it asks: `tool <name>` for a tool call, else its method. */
   what: string;
+}
+
+/** The requests among a POST's messages, as an event store shared by replicas keeps them. */
+export function streamedRequests(messages: JSONRPCMessage[]): StreamedRequest[] {
+  const requests: StreamedRequest[] = [];
+  for (const message of messages) {
+    if (!("method" in message) || !("id" in message)) continue;
+    const name = message.method === "tools/call" ? message.params?.name : undefined;
+    const what = typeof name === "string" ? `tool ${name}` : `request ${message.method}`;
+    requests.push({ id: message.id, what: inertText(what, { max: 200 }) });
+  }
+  return requests;
 }
 
 /**

@@ -1,31 +1,32 @@
 import { randomBytes } from "node:crypto";
-import { ErrorCode, McpError } from "../../../jsonrpc/errors.js";
+import { ErrorCode } from "../../../jsonrpc/errors.js";
 import { MessageParser } from "../../../jsonrpc/message-parser.js";
 import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
 import { speaksModern } from "../../../protocol/eras/modern.js";
 import { revisionOf } from "../../../protocol/revisions/index.js";
-import type { AuthInfo, CheckedMessage } from "../../../protocol/transport.js";
-import { type HttpAuthHooks, type HttpRefusal, isRefusal, principalOf } from "../shared/authenticate.js";
+import type { AuthInfo } from "../../../protocol/transport.js";
+import { type HttpAuthHooks, isRefusal, principalOf } from "../shared/authenticate.js";
 import type { ConnectSession, HttpExchange } from "../shared/exchange.js";
 import { originProblem } from "../shared/origin.js";
 import { type StreamBuffer, streamBuffer } from "../shared/stream-buffer.js";
 import { type EventStore, MemoryEventStore } from "./event-store.js";
-import { modernAdmission, modernErrorStatus } from "./modern-headers.js";
-import type { StreamableHttpOptions } from "./options.js";
+import { type StreamableHttpOptions, streamOptionsOf } from "./options.js";
 import { batchProblem, readMessage } from "./read-message.js";
 import { ReplicaSessions } from "./replica-sessions.js";
 import {
   DELETE_RULES,
   GET_RULES,
+  noSessions,
   POST_RULES,
+  refuse,
   refused,
   reply,
-  replyError,
   unsupportedHeader,
 } from "./replies.js";
 import { OpenSessions } from "./session-store.js";
 import { HttpSessionTransport } from "./session-transport.js";
-import { StatelessTransport } from "./stateless-transport.js";
+import { StatelessRequests } from "./stateless-requests.js";
+import type { StreamOptions } from "./stream.js";
 
 export type { StreamableHttpOptions } from "./options.js";
 
@@ -45,9 +46,8 @@ export class StreamableHttpHandler {
   /** The sessions shared with the other replicas, when serving as one of several. */
   private readonly replicas: ReplicaSessions | undefined;
   private readonly eventStore: EventStore | undefined;
-  /** Serves stateless (2026-07-28) requests, once one came. */
-  private stateless: StatelessTransport | undefined;
-  private statelessOpening: Promise<StatelessTransport> | undefined;
+  /** Serves stateless (2026-07-28) requests. */
+  private readonly stateless: StatelessRequests;
   /** Parses request bodies: a stateless client repeats its `_meta` in every one. */
   private readonly parser = new MessageParser();
   private readonly maxStreamBuffer: StreamBuffer;
@@ -58,6 +58,9 @@ export class StreamableHttpHandler {
     private readonly options: StreamableHttpOptions = {},
   ) {
     this.maxStreamBuffer = streamBuffer(options.maxStreamBuffer);
+    this.stateless = new StatelessRequests(connect, supportedVersions, options.paramHeaders, () =>
+      this.streamOptions(undefined),
+    );
     const replication = options.sessionless ? undefined : options.replication;
     this.eventStore =
       options.eventStore === false
@@ -118,10 +121,7 @@ export class StreamableHttpHandler {
 
   /** Ends every session. */
   async close(): Promise<void> {
-    const stateless = this.stateless;
-    this.stateless = undefined;
-    this.statelessOpening = undefined;
-    await Promise.all([this.sessions.close(), stateless?.close()]);
+    await Promise.all([this.sessions.close(), this.stateless.close()]);
   }
 
   private async post(exchange: HttpExchange, auth: AuthInfo | undefined): Promise<void> {
@@ -133,7 +133,7 @@ export class StreamableHttpHandler {
     const message = read;
     const forbidden = auth && this.options.auth?.authorize?.(message, auth);
     if (forbidden) return refuse(exchange, forbidden, (message as { id?: RequestId }).id);
-    if (isModernMessage(message, version)) return this.postModern(exchange, message, version, auth);
+    if (isModernMessage(message, version)) return this.stateless.post(exchange, message, version, auth);
     if (version !== undefined && !this.supportedVersions.includes(version)) {
       return reply(
         exchange,
@@ -145,11 +145,8 @@ export class StreamableHttpHandler {
     const ids: RequestId[] = "method" in message && "id" in message ? [message.id] : [];
     const isInitialize = "method" in message && message.method === "initialize";
     if (this.options.sessionless) {
-      const transport = new HttpSessionTransport(undefined, this.streamOptions(undefined));
-      await this.connect(transport, isInitialize ? {} : { assumeVersion: version ?? DEFAULT_HEADER_VERSION });
-      transport.receive(exchange, [message], ids, false, auth);
-      if (ids.length === 0) await transport.close();
-      return;
+      const assumeVersion = isInitialize ? undefined : (version ?? DEFAULT_HEADER_VERSION);
+      return this.serveSessionless(exchange, [message], ids, false, auth, assumeVersion);
     }
     if (isInitialize) {
       if (exchange.header("mcp-session-id") !== undefined) {
@@ -208,52 +205,26 @@ export class StreamableHttpHandler {
       }
     }
     const ids = messages.flatMap((m) => ("method" in m && "id" in m ? [m.id] : []));
-    if (this.options.sessionless) {
-      const transport = new HttpSessionTransport(undefined, this.streamOptions(undefined));
-      await this.connect(transport, { assumeVersion: version });
-      transport.receive(exchange, messages, ids, true, auth);
-      if (ids.length === 0) await transport.close();
-      return;
-    }
+    if (this.options.sessionless) return this.serveSessionless(exchange, messages, ids, true, auth, version);
     (await this.sessionOf(exchange, auth))?.receive(exchange, messages, ids, true, auth);
   }
 
   /**
-   * A stateless request (2026-07-28): its `_meta` and headers are checked, then it is served, with
-   * no session, on the endpoint's one stateless transport; errors carry their HTTP status (400, 404).
+   * Serves one POST on a session of its own that ends with it (`sessionless`), speaking
+   * `assumeVersion` without a handshake unless it is the `initialize` (then `undefined`).
    */
-  private async postModern(
+  private async serveSessionless(
     exchange: HttpExchange,
-    message: JSONRPCMessage,
-    version: string | undefined,
+    messages: JSONRPCMessage[],
+    ids: RequestId[],
+    batch: boolean,
     auth: AuthInfo | undefined,
-  ) {
-    let checked: CheckedMessage | undefined = auth && { auth };
-    if ("method" in message && "id" in message) {
-      const admitted = modernAdmission(
-        exchange,
-        message,
-        version,
-        this.supportedVersions,
-        this.options.paramHeaders,
-      );
-      if (admitted instanceof McpError)
-        return replyError(exchange, modernErrorStatus(admitted.code), admitted, message.id);
-      checked = auth ? { meta: admitted, auth } : { meta: admitted };
-    }
-    const stateless = this.stateless ?? (await this.openStateless());
-    stateless.receive(exchange, message, checked);
-  }
-
-  /** The transport of every stateless request, connected to the server once, on first use. */
-  private openStateless(): Promise<StatelessTransport> {
-    this.statelessOpening ??= (async () => {
-      const transport = new StatelessTransport(this.streamOptions(undefined));
-      await this.connect(transport, {});
-      this.stateless = transport;
-      return transport;
-    })();
-    return this.statelessOpening;
+    assumeVersion: string | undefined,
+  ): Promise<void> {
+    const transport = new HttpSessionTransport(undefined, this.streamOptions(undefined));
+    await this.connect(transport, assumeVersion === undefined ? {} : { assumeVersion });
+    transport.receive(exchange, messages, ids, batch, auth);
+    if (ids.length === 0) await transport.close();
   }
 
   /** Whether the endpoint can have sessions: not when sessionless, nor when it speaks only 2026-07-28. */
@@ -312,34 +283,9 @@ export class StreamableHttpHandler {
     return null;
   }
 
-  /** What a stream is made with: one of no session (stateless or sessionless) ends with its POST. */
-  private streamOptions(sessionId: string | undefined) {
-    const sessionless = sessionId === undefined;
-    const headers: Record<string, string> = sessionless ? {} : { "mcp-session-id": sessionId };
-    return {
-      responseMode: this.options.responseMode ?? "auto",
-      eventStore: sessionless ? undefined : this.eventStore,
-      // Streams of no session cannot be resumed, so they announce no retry interval.
-      retryInterval: sessionless ? undefined : (this.options.retryInterval ?? 1000),
-      keepAliveInterval: this.options.keepAliveInterval ?? 15_000,
-      headers: () => headers,
-      closeWhenAnswered: sessionless,
-      maxBuffer: this.maxStreamBuffer,
-      warn: this.options.onWarning,
-    };
+  private streamOptions(sessionId: string | undefined): StreamOptions {
+    return streamOptionsOf(this.options, this.eventStore, this.maxStreamBuffer, sessionId);
   }
-}
-
-/** Answers a request whose credentials fall short (401, 403, 400). */
-function refuse(exchange: HttpExchange, refusal: HttpRefusal, id?: RequestId): void {
-  reply(exchange, refusal.status, ErrorCode.ServerError, refusal.message, { ...refusal.headers }, id);
-}
-
-/** GET and DELETE of an endpoint that keeps no sessions. */
-function noSessions(exchange: HttpExchange): void {
-  reply(exchange, 405, ErrorCode.ServerError, "Method not allowed: this server keeps no sessions", {
-    allow: "POST",
-  });
 }
 
 /** Whether a POST speaks the stateless era: by its version header, its `_meta`, or a method only it has. */

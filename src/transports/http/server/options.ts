@@ -1,11 +1,11 @@
 import type { HttpAuthHooks } from "../shared/authenticate.js";
 import type { HttpExchange } from "../shared/exchange.js";
 import type { OriginPolicy } from "../shared/origin.js";
-import type { StreamBufferLimit } from "../shared/stream-buffer.js";
+import type { StreamBuffer, StreamBufferLimit } from "../shared/stream-buffer.js";
 import type { EventStore } from "./event-store.js";
 import type { ParamHeaders } from "./modern-headers.js";
 import type { Replication } from "./replication.js";
-import type { ResponseMode } from "./stream.js";
+import type { ResponseMode, StreamOptions } from "./stream.js";
 
 /** Options of the Streamable HTTP endpoint. */
 export interface StreamableHttpOptions extends OriginPolicy {
@@ -62,4 +62,29 @@ export interface StreamableHttpOptions extends OriginPolicy {
    * replicas are kept in these shared stores (see `mcpkit/redis`), so any replica serves any request.
    */
   replication?: Replication;
+}
+
+/**
+ * What a stream of session `sessionId` is made with, from the endpoint's options. A stream of no
+ * session (a stateless request's, or a sessionless one's) ends with its POST and cannot be resumed.
+ */
+export function streamOptionsOf(
+  options: StreamableHttpOptions,
+  eventStore: EventStore | undefined,
+  maxBuffer: StreamBuffer,
+  sessionId: string | undefined,
+): StreamOptions {
+  const sessionless = sessionId === undefined;
+  const headers: Record<string, string> = sessionless ? {} : { "mcp-session-id": sessionId };
+  return {
+    responseMode: options.responseMode ?? "auto",
+    eventStore: sessionless ? undefined : eventStore,
+    // Streams of no session cannot be resumed, so they announce no retry interval.
+    retryInterval: sessionless ? undefined : (options.retryInterval ?? 1000),
+    keepAliveInterval: options.keepAliveInterval ?? 15_000,
+    headers: () => headers,
+    closeWhenAnswered: sessionless,
+    maxBuffer,
+    warn: options.onWarning,
+  };
 }

@@ -1,6 +1,7 @@
 import type { McpError } from "../../../jsonrpc/errors.js";
 import { ErrorCode } from "../../../jsonrpc/errors.js";
 import type { RequestId } from "../../../jsonrpc/messages.js";
+import type { HttpRefusal } from "../shared/authenticate.js";
 import type { HttpExchange } from "../shared/exchange.js";
 
 /** A check a request must pass before its body is read, and the answer when it does not. */
@@ -99,4 +100,16 @@ export function replyError(exchange: HttpExchange, status: number, error: McpErr
 
 export function unsupportedHeader(version: string, supported: readonly string[]): string {
   return `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${supported.join(", ")})`;
+}
+
+/** Answers a request whose credentials fall short (401, 403, 400). */
+export function refuse(exchange: HttpExchange, refusal: HttpRefusal, id?: RequestId): void {
+  reply(exchange, refusal.status, ErrorCode.ServerError, refusal.message, { ...refusal.headers }, id);
+}
+
+/** GET and DELETE of an endpoint that keeps no sessions. */
+export function noSessions(exchange: HttpExchange): void {
+  reply(exchange, 405, ErrorCode.ServerError, "Method not allowed: this server keeps no sessions", {
+    allow: "POST",
+  });
 }

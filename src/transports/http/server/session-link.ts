@@ -1,3 +1,4 @@
+import { ErrorCode } from "../../../jsonrpc/errors.js";
 import type { JSONRPCMessage, RequestId } from "../../../jsonrpc/messages.js";
 import type { SharedSessionState } from "../../../protocol/transport.js";
 import { Acknowledgements } from "./acknowledgements.js";
@@ -192,4 +193,10 @@ export class SessionLink implements SharedSessionState {
         return;
     }
   }
+}
+
+/** The answer to a request whose change of the session's state could not be kept. */
+export function unkept(id: RequestId, error: Error): JSONRPCMessage {
+  const message = `Session store unavailable: the session's state could not be saved (${error.message})`;
+  return { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message } };
 }

@@ -9,23 +9,13 @@ import {
   type Transport,
   type TransportHandlers,
 } from "../../../protocol/transport.js";
-import { inertText } from "../../../util/inert-text.js";
 import { TransientMap } from "../../../util/transient.js";
 import type { HttpExchange, SseSink } from "../shared/exchange.js";
-import { formatSseEvent } from "../shared/sse.js";
-import type { StreamedRequest } from "./event-store.js";
+import { type StreamedRequest, streamedRequests } from "./event-store.js";
 import type { Replication } from "./replication.js";
-import { SessionLink } from "./session-link.js";
-import {
-  collectInto,
-  nextStreamNumber,
-  openSink,
-  replayPaced,
-  type StoredEvent,
-  Stream,
-  type StreamOptions,
-  storedEvent,
-} from "./stream.js";
+import { resumeOwn, resumeShared } from "./resume.js";
+import { SessionLink, unkept } from "./session-link.js";
+import { nextStreamNumber, openSink, Stream, type StreamOptions } from "./stream.js";
 
 export type { ResponseMode } from "./stream.js";
 
@@ -108,7 +98,7 @@ export class HttpSessionTransport implements Transport {
         requests: this.options.eventStore?.open ? streamedRequests(messages) : undefined,
       };
       for (const id of requestIds) this.byRequest.set(id, post);
-      // Statelessly, a client that hangs up has cancelled its request (2026-07-28).
+      // Without a session, a client that hangs up has cancelled its request: nothing could resume it.
       if (this.options.closeWhenAnswered) exchange.onAbort(() => void this.close());
       if (this.options.responseMode === "sse") this.openPostStream(post);
     }
@@ -136,27 +126,19 @@ export class HttpSessionTransport implements Transport {
       const streamId = lastEventId.slice(0, lastEventId.lastIndexOf(":"));
       const stream = this.resumable.get(streamId);
       if (!stream) {
-        if (this.link && streamId.startsWith(`${this.sessionId}-`))
-          return this.resumeShared(sink, lastEventId, streamId);
+        if (this.link && streamId.startsWith(`${this.sessionId}-`)) {
+          const isGet = streamId.startsWith(`${this.sessionId}-get-`);
+          const { options, follows } = this;
+          return resumeShared(sink, lastEventId, isGet, {
+            options,
+            follows,
+            continueGet: (on) => this.continueGet(on),
+          });
+        }
         sink.end();
         return;
       }
-      // What the client missed goes at its pace; then a synchronous store replays what came meanwhile
-      // and the stream is attached in one step, so no message falls in between.
-      const missed: StoredEvent[] = [];
-      const replayed = store.replayAfter(lastEventId, collectInto(missed));
-      if (replayed instanceof Promise) await replayed;
-      const last = (await replayPaced(sink, missed, this.options.maxBuffer)) ?? lastEventId;
-      if (sink.closed) return;
-      if (!(replayed instanceof Promise))
-        store.replayAfter(last, (id, message) => sink.write(storedEvent(id, message)));
-      if (stream.done) {
-        this.resumable.delete(stream.id);
-        sink.end();
-      } else {
-        stream.attach(sink, true);
-      }
-      return;
+      return resumeOwn(sink, lastEventId, stream, this.options, (done) => this.resumable.delete(done.id));
     }
     if (this.standalone?.listening) {
       exchange.respond(409, { "content-type": "application/json", ...this.options.headers() }, conflict);
@@ -166,44 +148,9 @@ export class HttpSessionTransport implements Transport {
     this.standalone.attach(openSink(exchange, this.options, "the GET event stream of an HTTP session"));
   }
 
-  /**
-   * A stream another replica wrote (the client lost it there): what it missed is replayed from the
-   * shared event store. The GET stream continues here; a request's stream ends, and the client
-   * comes back for what follows until its response is among the replayed events.
-   */
-  private async resumeShared(sink: SseSink, lastEventId: string, streamId: string): Promise<void> {
-    const store = this.options.eventStore!;
-    const isGet = streamId.startsWith(`${this.sessionId}-get-`);
-    if (!isGet && store.follow) {
-      // The request's stream goes on where it is written: follow it to its response. The retry
-      // interval goes first, so the response starts before any event comes.
-      sink.write(formatSseEvent({ retry: this.options.retryInterval, data: "" }));
-      const stop = store.follow(
-        lastEventId,
-        (id, message) => sink.write(storedEvent(id, message)),
-        (unanswered) => {
-          this.follows.delete(stop);
-          for (const request of unanswered ?? []) sink.write(formatSseEvent({ data: lostAnswer(request) }));
-          sink.end();
-        },
-      );
-      this.follows.add(stop);
-      sink.onClose(() => {
-        this.follows.delete(stop);
-        stop();
-      });
-      return;
-    }
-    const missed: StoredEvent[] = [];
-    try {
-      await store.replayAfter(lastEventId, collectInto(missed));
-    } catch {
-      sink.end();
-      return;
-    }
-    await replayPaced(sink, missed, this.options.maxBuffer);
-    if (sink.closed) return;
-    if (!isGet || this.standalone?.listening) {
+  /** Continues the GET stream on a resumed stream's sink, unless a client listens to it already. */
+  private continueGet(sink: SseSink): void {
+    if (this.standalone?.listening) {
       sink.end();
       return;
     }
@@ -331,7 +278,7 @@ export class HttpSessionTransport implements Transport {
 
   private newStream(keepBacklog = false): Stream {
     // The GET stream's id says so, for a replica it is resumed on.
-    const id = `${this.sessionId ?? "stateless"}-${keepBacklog ? "get-" : ""}${nextStreamNumber()}`;
+    const id = `${this.sessionId ?? "sessionless"}-${keepBacklog ? "get-" : ""}${nextStreamNumber()}`;
     const stream = new Stream(id, this.options, (ended) => this.resumable.delete(ended.id), keepBacklog);
     if (this.options.eventStore) this.resumable.set(stream.id, stream);
     return stream;
@@ -342,33 +289,6 @@ const conflict = JSON.stringify({
   jsonrpc: "2.0",
   error: { code: ErrorCode.ServerError, message: "Conflict: this session already has a GET stream" },
 });
-
-/** The answer to a request whose change of the session's state could not be kept. */
-function unkept(id: RequestId, error: Error): JSONRPCMessage {
-  const message = `Session store unavailable: the session's state could not be saved (${error.message})`;
-  return { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message } };
-}
-
-/** The requests among a POST's messages, as an event store shared by replicas keeps them. */
-function streamedRequests(messages: JSONRPCMessage[]): StreamedRequest[] {
-  const requests: StreamedRequest[] = [];
-  for (const message of messages) {
-    if (!("method" in message) || !("id" in message)) continue;
-    const name = message.method === "tools/call" ? message.params?.name : undefined;
-    const what = typeof name === "string" ? `tool ${name}` : `request ${message.method}`;
-    requests.push({ id: message.id, what: inertText(what, { max: 200 }) });
-  }
-  return requests;
-}
-
-/**
- * The answer to a request of a resumed stream whose writer died: as a stateless (2026-07-28)
- * client says of a stream that broke, it may have run, and it is not run again.
- */
-function lostAnswer({ id, what }: StreamedRequest): string {
-  const message = `The replica answering request ${JSON.stringify(id)} died before answering it (its liveness lease expired); ${what} may have run, so it is not run again: call it again if that is safe`;
-  return JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message } });
-}
 
 const gone = JSON.stringify({
   jsonrpc: "2.0",
