@@ -4,6 +4,7 @@ export {
   SESSION_EXPIRED_CODE,
   type SessionExpiredData,
 } from "../transports/http/shared/client-errors.js";
+export type { HttpTransportKind, HttpTransportName } from "../transports/kinds.js";
 export type { Channel, FeatureAnswerer, ListKind } from "./channels/channel.js";
 export { type CallToolOptions, McpClient } from "./client.js";
 export type { ClientEvents } from "./events.js";

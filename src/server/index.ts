@@ -1,13 +1,6 @@
 export type { CacheHint } from "../protocol/eras/index.js";
 export { audio, embeddedResource, image, resourceLink, text } from "../protocol/features/content.js";
 export {
-  type MessageBus,
-  type Replication,
-  ReplicationUnavailableError,
-  type SessionRecord,
-  type SessionStore,
-} from "./sessions/stores.js";
-export {
   type AroundHandler,
   type DispatchHandler,
   type ExtensionHost,

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
 import { MemoryTaskStore } from "../../src/extensions/tasks/index.js";
-import type { MessageBus } from "../../src/transports/http/server/index.js";
+import type { MessageBus } from "../../src/server/index.js";
 import { taskServer } from "./tasks-fixture.js";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MessageBus, Replication, SessionStore } from "../../src/transports/http/server/index.js";
+import type { MessageBus, Replication, SessionStore } from "../../src/transports/http/server/replication.js";
 import { SessionLink, type SessionLinkHost } from "../../src/transports/http/server/session-link.js";
 
 /** A bus that delivers each message `delay` ms late, as a busy replica's subscription does. */

@@ -14,7 +14,7 @@ export interface ReconnectOptions {
   maxRetries?: number;
 }
 
-export const DEFAULT_RECONNECT: Required<ReconnectOptions> = {
+const DEFAULT_RECONNECT: Required<ReconnectOptions> = {
   initialDelay: 1000,
   maxDelay: 30_000,
   maxRetries: 5,
@@ -49,7 +49,7 @@ interface OpenedStream {
 }
 
 /** How a stream ended. */
-type StreamEnd =
+export type StreamEnd =
   | { kind: "answered" }
   | { kind: "aborted" }
   /** The server offers no GET stream (405). */

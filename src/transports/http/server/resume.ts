@@ -41,7 +41,7 @@ export async function resumeOwn(
 }
 
 /** What resuming a stream another replica wrote needs of the session. */
-export interface SharedResumeHost {
+interface SharedResumeHost {
   readonly options: StreamOptions;
   /** The streams of other replicas followed for clients here, each by what stops it. */
   readonly follows: Set<() => void>;
