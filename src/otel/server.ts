@@ -1,5 +1,6 @@
 import type { Attributes } from "@opentelemetry/api";
 import type { ServerMiddleware } from "../server/dispatch/middleware.js";
+import { placed } from "../server/dispatch/order.js";
 import { api } from "./api.js";
 import {
   ATTR,
@@ -20,7 +21,8 @@ const { context, SpanKind, trace } = api;
  * A server middleware that traces every request and notification the server handles: a `SERVER`
  * span named `{method} {tool or prompt}` with the MCP semantic conventions' attributes, a child of
  * the trace context the client sent in `params._meta`, active while the handler runs (so what it
- * calls is traced under it); and the `mcp.server.operation.duration` histogram.
+ * calls is traced under it); and the `mcp.server.operation.duration` histogram. It runs at the
+ * `tracing` place of `MIDDLEWARE_ORDER`, outside every other middleware, whenever it is added.
  *
  * @example
  * import { otelServer } from "mcpkit/otel";
@@ -29,7 +31,7 @@ const { context, SpanKind, trace } = api;
 export function otelServer(options: OtelOptions = {}): ServerMiddleware {
   const { tracer, duration, propagate } = instruments("server", options);
   const metricSets = new MetricAttributeSets();
-  return (ctx, next) => {
+  const middleware: ServerMiddleware = (ctx, next) => {
     const { method, params } = ctx;
     const meta = params._meta;
     let parent = context.active();
@@ -68,4 +70,5 @@ export function otelServer(options: OtelOptions = {}): ServerMiddleware {
       },
     );
   };
+  return placed("tracing", middleware, ["incoming"]);
 }

@@ -34,7 +34,6 @@ export {
 export type { UpstreamLimits } from "./limits.js";
 export {
   type CallOutcome,
-  composeCall,
   refusal,
   type ToolCallContext,
   type ToolCallMiddleware,

@@ -1,6 +1,7 @@
 /**
- * The proxy's tool calls as a chain of `(ctx, next)` middlewares, composed once per tool: the
- * audit log outside, then the policy, then the forwarding to the upstream.
+ * The proxy's typed view of a tool call, for its steps: each step (access, policy, audit, the
+ * caller's own) is a `(ctx, next)` middleware of the server's `tools/call`, at its place of the
+ * server's `MIDDLEWARE_ORDER`, composed by the server with all its other middleware.
  */
 import type { CallToolResult, ToolAnnotations } from "../protocol/types/tools.js";
 import type { RequestContext } from "../server/sessions/context.js";
@@ -30,7 +31,10 @@ export interface ToolCallContext {
   refused?: string;
 }
 
-/** A step of a call: do something before or after `next()`, or answer without calling it. */
+/**
+ * A step of a call: do something before or after `next()`, or answer without calling it. The
+ * proxy runs each as a `tools/call` server middleware whose `ctx` is the call's typed view.
+ */
 export type ToolCallMiddleware = (
   ctx: ToolCallContext,
   next: () => Promise<CallToolResult>,
@@ -60,17 +64,6 @@ export function callContext(
     resultSize: from.resultSize,
     refused: from.refused,
   };
-}
-
-/** The middlewares in order, the first outermost, ending in `last`. */
-export function composeCall(
-  middlewares: readonly ToolCallMiddleware[],
-  last: (ctx: ToolCallContext) => Promise<CallToolResult>,
-): (ctx: ToolCallContext) => Promise<CallToolResult> {
-  return middlewares.reduceRight<(ctx: ToolCallContext) => Promise<CallToolResult>>(
-    (next, middleware) => (ctx) => middleware(ctx, () => next(ctx)),
-    last,
-  );
 }
 
 /** A result the model reads as the call's failure: what the proxy says instead of the tool. */

@@ -6,20 +6,15 @@
 import type { MultiServerTool } from "../client/multi/router.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
 import type { ServerMiddleware } from "../server/dispatch/middleware.js";
-import type { McpServer } from "../server/server.js";
+import { type MiddlewarePlace, placed } from "../server/dispatch/order.js";
 import type { RequestContext } from "../server/sessions/context.js";
+import type { McpServer } from "../server/server.js";
 import { accessMiddleware, auditMiddleware } from "./audit-middleware.js";
 import { describeError, verbatim } from "./forward.js";
 import { forwardCall } from "./forward-call.js";
 import { forwardTask } from "./forward-task.js";
 import { UpstreamGate } from "./limits.js";
-import {
-  type CallRoute,
-  callContext,
-  composeCall,
-  type ToolCallContext,
-  type ToolCallMiddleware,
-} from "./middleware.js";
+import { type CallRoute, callContext, type ToolCallContext, type ToolCallMiddleware } from "./middleware.js";
 import type { MirrorOptions, Upstreams } from "./mirror.js";
 import type { Registered } from "./mirror-sync.js";
 import { NameBindings, shownAnnotations } from "./overrides.js";
@@ -37,13 +32,10 @@ export class ToolMirror {
   /** Per server: its calls in flight and waiting, apart from every other server's. */
   private readonly gates = new Map<string, UpstreamGate>();
   private readonly bindings = new NameBindings();
-  private readonly middlewares: ToolCallMiddleware[];
   /** The registered names, for the `tools/call` middleware. */
   private readonly routes = new Map<string, CallRoute>();
-  /** Each call's context, made by the middleware, for the forwarding step to fill in. */
+  /** Each call's typed view, made by its first step, for the others and the forwarding to fill in. */
   private readonly contexts = new WeakMap<RequestContext, ToolCallContext>();
-  /** What follows the proxy's middlewares of a call: the server's own chain, then the tool. */
-  private readonly proceed = new WeakMap<ToolCallContext, () => Promise<CallToolResult>>();
 
   constructor(
     private readonly server: McpServer,
@@ -51,35 +43,62 @@ export class ToolMirror {
     private readonly options: MirrorOptions,
     private readonly calls: ForwardedCalls,
     private readonly warn: (message: string) => void,
-  ) {
-    const { audit, access, policy, middleware = [] } = options;
-    this.middlewares = [
-      ...(audit ? [auditMiddleware(audit, options.onWarning)] : []),
-      ...(access ? [accessMiddleware(access)] : []),
-      ...(policy ? [policy.middleware] : []),
-      ...middleware,
+  ) {}
+
+  /**
+   * The proxy's steps of a call as `tools/call` middleware of its server, each at its place of
+   * `MIDDLEWARE_ORDER`: the access rules and the policy at `policy`, the audit log at `audit`, the
+   * caller's own at `use`. A call the access rules or the policy refuse never reaches the audit
+   * step; the refusing step records it in the same log.
+   */
+  serverMiddleware(): ServerMiddleware<"tools/call">[] {
+    const { audit, access, policy, middleware = [] } = this.options;
+    const audited = audit ? auditMiddleware(audit, this.options.onWarning) : undefined;
+    return [
+      ...(access ? [this.step("policy", accessMiddleware(access), audited)] : []),
+      ...(policy ? [this.step("policy", policy.middleware, audited)] : []),
+      ...(audited ? [this.step("audit", audited, undefined)] : []),
+      ...middleware.map((step) => this.step("use", step, undefined)),
     ];
   }
 
   /**
-   * The proxy's steps of a call (audit, access, policy, the caller's own) as one `tools/call`
-   * middleware of the server; `undefined` when there are none, so calls go straight to the tool.
+   * A step as server middleware: it sees the call's typed view (one per request context, shared
+   * by the steps), and the arguments it leaves are what the rest of the chain gets. With `audited`,
+   * a call the step answers without `next()`, or refuses by throwing, is recorded through it.
    */
-  serverMiddleware(): ServerMiddleware<"tools/call"> | undefined {
-    if (this.middlewares.length === 0) return undefined;
-    const run = composeCall(this.middlewares, (ctx) => this.proceed.get(ctx)!());
-    return (call, next) => {
+  private step(
+    place: MiddlewarePlace,
+    step: ToolCallMiddleware,
+    audited: ToolCallMiddleware | undefined,
+  ): ServerMiddleware<"tools/call"> {
+    const middleware: ServerMiddleware<"tools/call"> = (call, next) => {
       const route = this.routes.get(call.params.name);
       const request = call.request;
       if (route === undefined || request === undefined) return next();
-      const ctx = callContext(route, request, call.params.arguments ?? {});
-      this.contexts.set(request, ctx);
-      this.proceed.set(ctx, () => {
-        call.params = { ...call.params, arguments: ctx.arguments };
+      let ctx = this.contexts.get(request);
+      if (ctx === undefined) {
+        ctx = callContext(route, request, call.params.arguments ?? {});
+        this.contexts.set(request, ctx);
+      }
+      const view = ctx;
+      let reached = false;
+      const ran = step(view, () => {
+        reached = true;
+        if (view.arguments !== call.params.arguments)
+          call.params = { ...call.params, arguments: view.arguments };
         return next();
       });
-      return run(ctx);
+      if (audited === undefined) return ran;
+      return ran.then(
+        (result) => (reached ? result : audited(view, () => Promise.resolve(result))),
+        (error: unknown) => {
+          if (reached) throw error;
+          return audited(view, () => Promise.reject(error));
+        },
+      );
     };
+    return placed(place, middleware, ["incoming"]);
   }
 
   /**
@@ -101,8 +120,7 @@ export class ToolMirror {
         return access?.excludes(route.server, route.tool, caller) !== true;
       });
       // One caller's list is never for a shared cache, even where the server's lists are.
-      if (perCaller && ctx.request?.revision?.cacheable.has(ctx.method))
-        return { ...result, tools, cacheScope: "private" };
+      if (perCaller && ctx.cacheable) return { ...result, tools, cacheScope: "private" };
       return tools.length === result.tools.length ? result : { ...result, tools };
     };
   }

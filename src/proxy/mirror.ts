@@ -115,8 +115,8 @@ export class Mirror {
     this.followers.clear();
   }
 
-  /** The proxy's steps of each tool call, as a `tools/call` middleware of its server (none: `undefined`). */
-  toolCallMiddleware(): ServerMiddleware<"tools/call"> | undefined {
+  /** The proxy's steps of each tool call, as `tools/call` middleware of its server, each at its place. */
+  toolCallMiddleware(): ServerMiddleware<"tools/call">[] {
     return this.toolMirror.serverMiddleware();
   }
 

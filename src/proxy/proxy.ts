@@ -1,5 +1,6 @@
 /** `createProxyServer`: an `McpServer` whose tools, resources and prompts are those of other servers. */
 import type { MultiServerClient, ServerFailure } from "../client/multi/multi-client.js";
+import { placed } from "../server/dispatch/order.js";
 import { McpServer, type ServerInfo, type ServerOptions } from "../server/server.js";
 import { AccessPolicy } from "./access.js";
 import { type AggregateOptions, connectAggregate } from "./aggregate.js";
@@ -41,15 +42,22 @@ export class ProxyServer extends McpServer {
   ) {
     super(info, options);
     this.mirror = new Mirror(this, upstreams, mirrorOptions, calls);
-    // First, so outermost: what the proxy's own steps refuse, later middleware never sees.
-    const steps = this.mirror.toolCallMiddleware();
-    if (steps) this.use("tools/call", steps);
+    // Each at its place of MIDDLEWARE_ORDER: what the policy refuses, `use` middleware never sees.
+    for (const step of this.mirror.toolCallMiddleware()) this.use("tools/call", step);
     const listed = this.mirror.toolListMiddleware();
-    if (listed) this.use("tools/list", listed);
-    this.use("notifications/roots/list_changed", (_ctx, next) => {
-      this.announceRoots();
-      return next();
-    });
+    // What the policy hides of the list is the policy's.
+    if (listed) this.use("tools/list", placed("policy", listed, ["incoming"]));
+    this.use(
+      "notifications/roots/list_changed",
+      placed(
+        "use",
+        (_ctx, next) => {
+          this.announceRoots();
+          return next();
+        },
+        ["incoming"],
+      ),
+    );
   }
 
   /**

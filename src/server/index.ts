@@ -1,10 +1,14 @@
 export type { CacheHint } from "../protocol/eras/index.js";
 export { audio, embeddedResource, image, resourceLink, text } from "../protocol/features/content.js";
 export {
-  type AroundHandler,
   type DispatchHandler,
   type ExtensionHost,
   type ExtensionMethod,
+  MIDDLEWARE_ORDER,
+  type MiddlewareDeclaration,
+  type MiddlewareDirection,
+  type MiddlewarePlace,
+  placed,
   type RateLimitOptions,
   type RateLimitRule,
   type ServerExtension,

@@ -10,6 +10,7 @@ import { type MethodSelector, useArguments } from "../util/middleware.js";
 import type { UriTemplateVariables } from "../util/uri-template.js";
 import type { ServerMiddleware } from "./dispatch/middleware.js";
 import { RateLimiter, rateLimitMiddleware } from "./dispatch/rate-limit.js";
+import { placed } from "./dispatch/order.js";
 import { ServerHost } from "./dispatch/server-host.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import type { PromptArgs, PromptArguments, PromptConfig, PromptHandler } from "./registries/prompts.js";
@@ -66,10 +67,8 @@ export class McpServer {
     this.serving = new Serving(this.host, this.registries, this.sessions, options);
     if (options.rateLimit) {
       const limiter = new RateLimiter(options.rateLimit);
-      this.use(
-        "tools/call",
-        rateLimitMiddleware(limiter, (name) => this.registries.tools.has(name)),
-      );
+      const limit = rateLimitMiddleware(limiter, (name) => this.registries.tools.has(name));
+      this.use("tools/call", placed("auth", limit as ServerMiddleware, ["incoming"]));
     }
   }
 
@@ -118,9 +117,15 @@ export class McpServer {
   }
 
   /**
-   * Adds a middleware around every incoming request and notification, or (with a method, a list of
-   * methods or a glob such as `"tools/*"`) around those it names. The first added runs outermost.
-   * Chains are composed here, once, not per call.
+   * Adds a middleware around every incoming request and notification and before every outgoing
+   * one, or (with a method, a list of methods or a glob such as `"tools/*"`) those it names.
+   *
+   * It runs at the place it declares in `MIDDLEWARE_ORDER` (`placed`, or `otelServer()` at
+   * `tracing`), by default at `use`: the innermost place, inside the extensions, so that a
+   * `tools/call` middleware sees the tool's own result whether the call is answered inline or as a
+   * task, in both eras, while tracing, auth, the gateway's policy and audit see the call as the
+   * client sent it. Of one place, the first added runs outermost. Chains are composed here, once,
+   * not per call.
    *
    * @example
    * server.use("tools/call", async (ctx, next) => {

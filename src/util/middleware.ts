@@ -15,6 +15,7 @@ type Chain<C, R> = (ctx: C) => Promise<R>;
 interface Entry<C, R> {
   readonly matches: (method: string) => boolean;
   readonly link: Link<C, R>;
+  readonly rank: number;
 }
 
 /** A matcher for a selector; a string with `*` is a glob where `*` stands for any characters. */
@@ -62,8 +63,9 @@ export function compose<C, R>(links: readonly Link<C, R>[], inner: (ctx: C) => R
 }
 
 /**
- * The middlewares of one role, in the order they were added: the first added is the outermost.
- * `version` changes with every addition, so holders of composed chains know to compose again.
+ * The middlewares of one role, ordered by rank (lower is outer), then in the order they were
+ * added: of one rank, the first added is the outermost. `version` changes with every addition, so
+ * holders of composed chains know to compose again.
  */
 export class MiddlewareStack<C, R> {
   private readonly entries: Entry<C, R>[] = [];
@@ -71,10 +73,16 @@ export class MiddlewareStack<C, R> {
   private readonly byMethod = new Map<string, readonly Link<C, R>[]>();
   version = 0;
 
-  /** Adds a middleware for the selected methods (all methods without a selector). */
-  add(selector: MethodSelector | undefined, link: Link<C, R>): void {
+  /**
+   * Adds a middleware for the selected methods (all methods without a selector), after those of
+   * its rank and before those of a higher one.
+   */
+  add(selector: MethodSelector | undefined, link: Link<C, R>, rank = 0): void {
     if (typeof link !== "function") throw new TypeError("A middleware must be a function (ctx, next) => …");
-    this.entries.push({ matches: selectorMatcher(selector), link });
+    const at = this.entries.findIndex((entry) => entry.rank > rank);
+    const entry = { matches: selectorMatcher(selector), link, rank };
+    if (at < 0) this.entries.push(entry);
+    else this.entries.splice(at, 0, entry);
     this.byMethod.clear();
     this.version++;
   }

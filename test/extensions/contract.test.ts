@@ -1,7 +1,6 @@
 /**
  * The extension contract, both roles: an extension's id declared under capabilities.extensions,
- * its methods answered only for clients that declared it (-32021 otherwise), its `around`
- * handlers, and the client side declaring extensions and handling their notifications.
+ * its methods answered only for clients that declared it (-32021 otherwise), its middleware, and the client side declaring extensions and handling their notifications.
  */
 import { describe, expect, it } from "vitest";
 import type { ClientExtension } from "../../src/client/index.js";
@@ -25,9 +24,9 @@ function echoExtension(): ServerExtension {
       },
       { method: "echo/old", handler: () => ({ old: true }), eras: ["legacy"] },
     ],
-    around: {
-      "tools/call": async (params, ctx, next) => {
-        const result = (await next(params, ctx)) as { content: { type: string; text: string }[] };
+    middleware: {
+      "tools/call": async (_ctx, next) => {
+        const result = (await next()) as { content: { type: string; text: string }[] };
         return { ...result, content: [...result.content, { type: "text", text: "(echoed)" }] };
       },
     },

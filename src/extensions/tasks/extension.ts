@@ -1,8 +1,14 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { declaresExtension, missingExtension } from "../../protocol/extensions.js";
 import type { Revision } from "../../protocol/revisions/index.js";
-import type { AroundHandler, ExtensionHost, RequestContext, ServerExtension } from "../../server/index.js";
-import type { MessageBus } from "../../server/sessions/stores.js";
+import type {
+  DispatchHandler,
+  ExtensionHost,
+  MessageBus,
+  RequestContext,
+  ServerExtension,
+  ServerMiddleware,
+} from "../../server/index.js";
 import { MemoryTaskStore } from "./memory-store.js";
 import { TaskRelay } from "./relay.js";
 import { TaskRuntime } from "./runtime.js";
@@ -71,7 +77,14 @@ export function tasks(options: TasksOptions = {}): ServerExtension & { readonly 
   /** Whether the session's revision has tasks in its core (2025-11-25). */
   const coreTasks = (revision: Revision | undefined) => revision?.clientRequests.has("tasks/get") === true;
 
-  const callTool: AroundHandler = (params, ctx, next) => {
+  /**
+   * A task-augmented `tools/call` is answered with the task here; the rest of the chain
+   * (`server.use` middleware, then the tool) runs as the task, so what it makes of the result is
+   * what the task stores and every way of fetching it returns.
+   */
+  const callTool: ServerMiddleware = (call, next) => {
+    const params = call.params;
+    const ctx = call.request!;
     const name = String(params.name);
     const tool = host?.tool(name);
     const task = tool?.task;
@@ -82,26 +95,32 @@ export function tasks(options: TasksOptions = {}): ServerExtension & { readonly 
           `Tool ${name} does not run as a task (execution.taskSupport is "forbidden")`,
         );
       }
-      return next(params, ctx);
+      return next();
     }
     // How the request's revision carries tasks: the extension's form, or the session's core one.
     const rules = ctx.revision?.tasks;
+    /** The rest of the chain, with the params and context the task runs with. */
+    const rest: DispatchHandler = (taskParams, taskCtx) => {
+      call.params = taskParams;
+      call.request = taskCtx;
+      return next();
+    };
     if (stateless(ctx)) {
       if (rules && declaresExtension(ctx.clientCapabilities, TASKS_EXTENSION))
-        return runtime.start(params, ctx, next, rules, task);
+        return runtime.start(params, ctx, rest, rules, task);
       if (task.support === "required") throw missingExtension(TASKS_EXTENSION, `tool ${name}`);
-      return next(params, ctx);
+      return next();
     }
-    if (!rules || !coreTasks(ctx.session.revision)) return next(params, ctx);
+    if (!rules || !coreTasks(ctx.session.revision)) return next();
     if (typeof params.task === "object" && params.task !== null)
-      return runtime.start(params, ctx, next, rules, task);
+      return runtime.start(params, ctx, rest, rules, task);
     if (task.support === "required") {
       throw new McpError(
         ErrorCode.MethodNotFound,
         `Tool ${name} must be called as a task (execution.taskSupport is "required")`,
       );
     }
-    return next(params, ctx);
+    return next();
   };
 
   return {
@@ -180,7 +199,7 @@ export function tasks(options: TasksOptions = {}): ServerExtension & { readonly 
         },
       },
     ],
-    around: { "tools/call": callTool },
+    middleware: { "tools/call": callTool },
     notifications: ["notifications/tasks/status"],
     metaKeys: ["io.modelcontextprotocol/related-task"],
     setup(given) {

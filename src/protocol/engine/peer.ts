@@ -64,6 +64,17 @@ export class Peer {
   onprogress: ((params: Record<string, unknown>) => void) | undefined;
   /** Called with problems that end no request: unparsable input, handler failures after cancel. */
   onerror: (error: Error) => void = () => {};
+  /**
+   * @internal Sees each request and notification of this side before it is sent, and sends it
+   * (or what it makes of it) with `proceed`; `undefined` sends at once. A rejection drops the
+   * message: a request fails with it, a notification's is reported to `onerror`.
+   */
+  beforeSend:
+    | ((
+        message: JSONRPCRequest | JSONRPCNotification,
+        proceed: (message: JSONRPCMessage) => void,
+      ) => Promise<void> | undefined)
+    | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -154,11 +165,15 @@ export class Peer {
       const message: JSONRPCRequest = { jsonrpc: "2.0", id, method };
       const withParams = pending.withProgressToken(params);
       if (withParams !== undefined) message.params = withParams;
-      try {
-        this.send(message, options?.relatedRequestId);
-      } catch (error) {
+      const failed = (error: unknown) => {
         this.outgoing.delete(id);
         pending.fail(error as Error);
+      };
+      try {
+        if (this.beforeSend === undefined) this.send(message, options?.relatedRequestId);
+        else this.beforeSend(message, (sent) => this.send(sent, options?.relatedRequestId))?.catch(failed);
+      } catch (error) {
+        failed(error);
       }
     });
   }
@@ -171,7 +186,11 @@ export class Peer {
     if (this.ended !== undefined) return;
     const message: JSONRPCNotification =
       params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    this.send(message, relatedRequestId);
+    if (this.beforeSend === undefined) this.send(message, relatedRequestId);
+    else
+      this.beforeSend(message, (sent) => {
+        if (this.ended === undefined) this.send(sent, relatedRequestId);
+      })?.catch((error) => this.onerror(error as Error));
   }
 
   /** Ends the connection: pending requests reject, handlers in flight see their signal aborted. */

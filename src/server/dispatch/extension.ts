@@ -3,19 +3,9 @@ import type { Era } from "../../protocol/revisions/revision.js";
 import type { ServerCapabilities } from "../../protocol/types/lifecycle.js";
 import type { Tool } from "../../protocol/types/tools.js";
 import type { ToolTaskOptions } from "../registries/tool-config.js";
-import type { RequestContext } from "../sessions/context.js";
 import type { TaskStatusSink } from "../sessions/subscriptions.js";
 import type { DispatchHandler } from "./dispatch.js";
-
-/**
- * Runs around the handler of a method the server already answers (`tools/call`…): call `next` to
- * go on, with the same or other params and context, or answer without it.
- */
-export type AroundHandler = (
-  params: Record<string, unknown>,
-  ctx: RequestContext,
-  next: DispatchHandler,
-) => object | Promise<object>;
+import type { ServerMiddleware } from "./middleware.js";
 
 /** A method an extension adds to the server's dispatch table. */
 export interface ExtensionMethod {
@@ -40,8 +30,8 @@ export interface ExtensionHost {
 }
 
 /**
- * An MCP extension, server side (SEP-1724): an id, what it declares, the methods it adds and the
- * methods it runs around. Give extensions to the server with `new McpServer(info, { extensions })`.
+ * An MCP extension, server side (SEP-1724): an id, what it declares, the methods it adds and its
+ * middleware of the methods it runs around. Give extensions to the server with `new McpServer(info, { extensions })`.
  *
  * Gating. In the stateless era (2026-07-28) a method of the extension is answered only when the
  * request's `_meta` client capabilities declare `extensions[id]`; otherwise -32021 naming the
@@ -67,8 +57,13 @@ export interface ServerExtension {
    * server's entry).
    */
   readonly requiresClientDeclaration?: boolean;
-  /** Handlers run around existing methods' handlers, outermost first in extension order. */
-  readonly around?: Readonly<Record<string, AroundHandler>>;
+  /**
+   * Middleware of methods the server answers (`tools/call`…), by method. It runs at the
+   * `extensions` place of `MIDDLEWARE_ORDER` (inside tracing, auth, policy and audit, outside
+   * `server.use` middleware), outermost first in extension order, and sees incoming requests
+   * only. It may replace `ctx.params` and `ctx.request` before `next()`, or answer without it.
+   */
+  readonly middleware?: Readonly<Record<string, ServerMiddleware>>;
   /** The notifications the extension sends: sessions send them whatever their revision's table says. */
   readonly notifications?: readonly string[];
   /**

@@ -4,13 +4,18 @@ import { declaresExtension, missingExtension } from "../../protocol/extensions.j
 import type { Revision } from "../../protocol/revisions/index.js";
 import type { ServerCapabilities } from "../../protocol/types/lifecycle.js";
 import type { RequestContext } from "../sessions/context.js";
+import type { MiddlewareDeclaration } from "./order.js";
 import { type DispatchHandler, type DispatchRow, row } from "./dispatch.js";
 import type { ExtensionHost, ExtensionMethod, ServerExtension } from "./extension.js";
+import type { ServerMiddleware } from "./middleware.js";
+
+/** Where the extensions' middleware runs, and what it sees. */
+export const EXTENSION_PLACE: MiddlewareDeclaration = { place: "extensions", directions: ["incoming"] };
 
 /**
  * The extensions of one server: checked once, at construction, then folded into the dispatch
- * table (their methods as rows, their `around` handlers composed into the rows they wrap) and
- * into the capabilities the server declares.
+ * table (their methods as rows), the server's middleware (theirs, at `EXTENSION_PLACE`) and the
+ * capabilities the server declares.
  */
 export class ServerExtensions {
   /** Every method some extension adds. */
@@ -49,11 +54,11 @@ export class ServerExtensions {
     return this.methods.has(method) || this.notifications.has(method);
   }
 
-  /** The server's table with the extensions' rows added and their `around` handlers in place. */
+  /** The server's table with the extensions' rows added. */
   extend(table: readonly DispatchRow[]): DispatchRow[] {
-    if (this.list.length === 0) return [...table];
+    const rows = [...table];
+    if (this.list.length === 0) return rows;
     const core = new Set(table.map((entry) => entry.method));
-    const rows = table.map((entry) => this.wrapped(entry));
     for (const extension of this.list) {
       for (const method of extension.methods ?? []) {
         if (core.has(method.method)) {
@@ -61,7 +66,7 @@ export class ServerExtensions {
             `The extension ${extension.id} adds ${method.method}, which the server answers itself`,
           );
         }
-        rows.push(this.wrapped(row(method.method, undefined, gated(extension, method))));
+        rows.push(row(method.method, undefined, gated(extension, method)));
       }
     }
     return rows;
@@ -98,15 +103,9 @@ export class ServerExtensions {
     await Promise.all(this.list.map((extension) => extension.close?.()));
   }
 
-  /** A row with the `around` handlers of every extension that wraps its method. */
-  private wrapped(entry: DispatchRow): DispatchRow {
-    const arounds = this.list.flatMap((extension) => extension.around?.[entry.method] ?? []);
-    if (arounds.length === 0) return entry;
-    const handler = arounds.reduceRight<DispatchHandler>(
-      (next, around) => (params, ctx) => around(params, ctx, next),
-      entry.handler,
-    );
-    return { ...entry, handler };
+  /** The extensions' middleware by method, in extension order: the first outermost. */
+  middleware(): [method: string, middleware: ServerMiddleware][] {
+    return this.list.flatMap((extension) => Object.entries(extension.middleware ?? {}));
   }
 }
 

@@ -1,5 +1,5 @@
 export type { DispatchHandler } from "./dispatch.js";
-export type { AroundHandler, ExtensionHost, ExtensionMethod, ServerExtension } from "./extension.js";
+export type { ExtensionHost, ExtensionMethod, ServerExtension } from "./extension.js";
 export {
   type ServerMiddleware,
   ServerMiddlewareContext,
@@ -8,3 +8,10 @@ export {
   type ServerResultOf,
 } from "./middleware.js";
 export type { RateLimitOptions, RateLimitRule } from "./rate-limit.js";
+export {
+  MIDDLEWARE_ORDER,
+  type MiddlewareDeclaration,
+  type MiddlewareDirection,
+  type MiddlewarePlace,
+  placed,
+} from "./order.js";

@@ -13,7 +13,7 @@ import { type AskedCapabilities, DeclaredCapabilities } from "./capabilities.js"
 import { coreRows } from "./core-rows.js";
 import type { DispatchRow } from "./dispatch.js";
 import type { ServerExtension } from "./extension.js";
-import { ServerExtensions } from "./extensions.js";
+import { EXTENSION_PLACE, ServerExtensions } from "./extensions.js";
 import type { ServerMiddleware } from "./middleware.js";
 import { SessionDispatch } from "./session-dispatch.js";
 import { StatelessServing } from "./stateless.js";
@@ -94,6 +94,8 @@ export class ServerHost implements SessionHost {
       capabilities: () => this.capabilities(),
     });
     this.dispatch = new SessionDispatch(table, stateless);
+    for (const [method, middleware] of this.extensions.middleware())
+      this.dispatch.use(method, middleware, [], EXTENSION_PLACE);
   }
 
   capabilities(): ServerCapabilities {
