@@ -83,12 +83,18 @@ export class ToolMirror {
       }
       const view = ctx;
       let reached = false;
-      const ran = step(view, () => {
-        reached = true;
-        if (view.arguments !== call.params.arguments)
-          call.params = { ...call.params, arguments: view.arguments };
-        return next();
-      });
+      let ran: Promise<CallToolResult>;
+      try {
+        ran = step(view, () => {
+          reached = true;
+          if (view.arguments !== call.params.arguments)
+            call.params = { ...call.params, arguments: view.arguments };
+          return next();
+        });
+      } catch (error) {
+        // A step that refuses by throwing at once (the access rules) is a rejection like another.
+        ran = Promise.reject(error);
+      }
       if (audited === undefined) return ran;
       return ran.then(
         (result) => (reached ? result : audited(view, () => Promise.resolve(result))),
