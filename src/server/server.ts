@@ -9,8 +9,8 @@ import type { StdioServerTransportOptions } from "../transports/stdio/server.js"
 import { type MethodSelector, useArguments } from "../util/middleware.js";
 import type { UriTemplateVariables } from "../util/uri-template.js";
 import type { ServerMiddleware } from "./dispatch/middleware.js";
-import { RateLimiter, rateLimitMiddleware } from "./dispatch/rate-limit.js";
 import { placed } from "./dispatch/order.js";
+import { RateLimiter, rateLimitMiddleware } from "./dispatch/rate-limit.js";
 import { ServerHost } from "./dispatch/server-host.js";
 import type { ServerInfo, ServerOptions } from "./options.js";
 import type { PromptArgs, PromptArguments, PromptConfig, PromptHandler } from "./registries/prompts.js";

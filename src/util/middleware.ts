@@ -10,7 +10,7 @@ export type MethodSelector = string | readonly string[];
 export type Link<C, R> = (ctx: C, next: () => Promise<R>) => R | Promise<R>;
 
 /** A chain run: the middlewares around the inner call, outermost first. */
-type Chain<C, R> = (ctx: C) => Promise<R>;
+export type Chain<C, R> = (ctx: C) => Promise<R>;
 
 interface Entry<C, R> {
   readonly matches: (method: string) => boolean;

@@ -4,10 +4,10 @@ import { declaresExtension, missingExtension } from "../../protocol/extensions.j
 import type { Revision } from "../../protocol/revisions/index.js";
 import type { ServerCapabilities } from "../../protocol/types/lifecycle.js";
 import type { RequestContext } from "../sessions/context.js";
-import type { MiddlewareDeclaration } from "./order.js";
 import { type DispatchHandler, type DispatchRow, row } from "./dispatch.js";
 import type { ExtensionHost, ExtensionMethod, ServerExtension } from "./extension.js";
 import type { ServerMiddleware } from "./middleware.js";
+import type { MiddlewareDeclaration } from "./order.js";
 
 /** Where the extensions' middleware runs, and what it sees. */
 export const EXTENSION_PLACE: MiddlewareDeclaration = { place: "extensions", directions: ["incoming"] };

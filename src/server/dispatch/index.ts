@@ -7,7 +7,6 @@ export {
   type ServerRequestTypes,
   type ServerResultOf,
 } from "./middleware.js";
-export type { RateLimitOptions, RateLimitRule } from "./rate-limit.js";
 export {
   MIDDLEWARE_ORDER,
   type MiddlewareDeclaration,
@@ -15,3 +14,4 @@ export {
   type MiddlewarePlace,
   placed,
 } from "./order.js";
+export type { RateLimitOptions, RateLimitRule } from "./rate-limit.js";

@@ -5,6 +5,7 @@ import { legacy } from "../../protocol/eras/legacy.js";
 import { modern } from "../../protocol/eras/modern.js";
 import { type Chain, compose, type MiddlewareStack } from "../../util/middleware.js";
 import type { RequestContext } from "../sessions/context.js";
+import type { ServerSession } from "../sessions/session.js";
 import type { DispatchRow } from "./dispatch.js";
 import {
   CLIENT_NOTIFICATIONS,

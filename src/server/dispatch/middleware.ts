@@ -14,9 +14,8 @@ import type {
 } from "../../protocol/types/resources.js";
 import type { CallToolRequestParams, CallToolResult, ListToolsResult } from "../../protocol/types/tools.js";
 import type { RequestContext } from "../sessions/context.js";
-import type { MiddlewareDeclaration } from "./order.js";
 import type { ServerSession } from "../sessions/session.js";
-
+import type { MiddlewareDeclaration } from "./order.js";
 
 /** The params and result of the requests a server answers, for typed per-method middleware. */
 export interface ServerRequestTypes {

@@ -1,10 +1,10 @@
 import { type MethodSelector, MiddlewareStack } from "../../util/middleware.js";
 import { RequestContext } from "../sessions/context.js";
-import { type MiddlewareDeclaration, placeRank } from "./order.js";
+import type { ServerSession } from "../sessions/session.js";
 import { checkScopes, type DispatchRow, notOffered } from "./dispatch.js";
 import type { ServerMiddleware } from "./middleware.js";
 import { type ServerStack, wrapNotifications, wrapOutgoing, wrapRow } from "./middleware-install.js";
-import type { ServerSession } from "../sessions/session.js";
+import { type MiddlewareDeclaration, placeRank } from "./order.js";
 import type { StatelessServing } from "./stateless.js";
 
 /**
