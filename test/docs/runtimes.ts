@@ -125,6 +125,33 @@ export const RUNTIMES: Record<string, Runtime> = {
     },
   },
 
+  "middleware-placed.ts": {
+    setup: "await __docs.servedServer();",
+    after: [
+      'const refused = await client.callTool("echo", { text: "hi" }).then((r) => r.text(), (e) => e.message);',
+      "__docs.report({ refused });",
+      "await __docs.close();",
+    ].join("\n"),
+    async check(run) {
+      const { report } = await run.program();
+      expect(report.refused).toContain("Sign in first");
+    },
+  },
+
+  "middleware-outgoing.ts": {
+    setup: "await __docs.servedServer();",
+    after: [
+      'const text = (await client.callTool("echo", { text: "the key is sk-…" })).text();',
+      "__docs.report({ text });",
+      "await __docs.close();",
+    ].join("\n"),
+    async check(run) {
+      const { report } = await run.program();
+      expect(report.text).toContain("the key is [redacted]");
+      expect(report.text).not.toContain("sk-");
+    },
+  },
+
   // docs/observability.md
   "otel.ts": {
     setup: [
