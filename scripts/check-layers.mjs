@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Checks the import rule of DESIGN's layers from the import lines of src/: a file imports only from
 // its own layer or the ones below, the two roles never import each other, and no two folders
-// import each other, directly or round a longer loop (type-only imports included). A folder's
-// index.ts only re-exports what lies under it, so it takes no part in the loop check. An integration
+// import each other, directly or round a longer loop (type-only imports included), nor do two
+// files outside the request engine. A folder's index.ts only re-exports what lies under it, so it
+// takes no part in the folder loop check. An integration
 // uses another only through a public index (an entry of package.json's `exports`), never its files.
 //   node scripts/check-layers.mjs [root]     (root holds src/ and package.json; exit 1 and one line per violation)
 import { readdirSync, readFileSync } from "node:fs";
@@ -62,6 +63,9 @@ const top = (path) => relative(src, path).split("/")[0];
 const folder = (path) => relative(src, dirname(path)) || ".";
 const problems = [];
 const edges = new Map();
+const fileEdges = new Map();
+const ENGINE = join(src, "protocol/engine");
+const inEngine = (path) => dirname(path) === ENGINE;
 
 for (const file of files(src)) {
   const from = top(file);
@@ -85,6 +89,11 @@ for (const file of files(src)) {
           `${where}: an integration uses another only through its public index (src/${into}/index.ts)`,
         );
     }
+    if (!(inEngine(file) && inEngine(target))) {
+      const a = relative(src, file);
+      if (!fileEdges.has(a)) fileEdges.set(a, new Map());
+      fileEdges.get(a).set(relative(src, target), where);
+    }
     if (file.endsWith("/index.ts") || isRootEntry) continue;
     const a = folder(file);
     const b = folder(target);
@@ -95,39 +104,49 @@ for (const file of files(src)) {
   }
 }
 
-// Folder loops: Tarjan's strongly connected components of the folder graph.
-let counter = 0;
-const index = new Map();
-const low = new Map();
-const stack = [];
-const onStack = new Set();
-function visit(node) {
-  index.set(node, counter);
-  low.set(node, counter++);
-  stack.push(node);
-  onStack.add(node);
-  for (const next of edges.get(node)?.keys() ?? []) {
-    if (!index.has(next)) {
-      visit(next);
-      low.set(node, Math.min(low.get(node), low.get(next)));
-    } else if (onStack.has(next)) low.set(node, Math.min(low.get(node), index.get(next)));
+/** The loops of a graph (Tarjan's strongly connected components of two nodes or more). */
+function loops(graph) {
+  let counter = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const found = [];
+  function visit(node) {
+    index.set(node, counter);
+    low.set(node, counter++);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node)?.keys() ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node), low.get(next)));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node), index.get(next)));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component = [];
+    let member;
+    do {
+      member = stack.pop();
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1) found.push(component.sort());
   }
-  if (low.get(node) !== index.get(node)) return;
-  const component = [];
-  let member;
-  do {
-    member = stack.pop();
-    onStack.delete(member);
-    component.push(member);
-  } while (member !== node);
-  if (component.length < 2) return;
-  const inside = new Set(component);
-  const links = component.flatMap((a) =>
-    [...(edges.get(a) ?? [])].filter(([b]) => inside.has(b)).map(([, where]) => `    ${where}`),
-  );
-  problems.push(`folders import each other: ${component.sort().join(", ")}\n${links.join("\n")}`);
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found.map((component) => {
+    const inside = new Set(component);
+    const links = component.flatMap((a) =>
+      [...(graph.get(a) ?? [])].filter(([b]) => inside.has(b)).map(([, where]) => `    ${where}`),
+    );
+    return `${component.join(", ")}\n${links.join("\n")}`;
+  });
 }
-for (const node of edges.keys()) if (!index.has(node)) visit(node);
+
+for (const loop of loops(edges)) problems.push(`folders import each other: ${loop}`);
+// File loops, type-only imports included: a loop makes the order modules load in matter. The request
+// engine's files are one concept spread over several, and may refer to each other.
+for (const loop of loops(fileEdges)) problems.push(`files import each other: ${loop}`);
 
 for (const problem of problems) console.error(`layers: ${problem}`);
 console.log(`layers: ${problems.length === 0 ? "ok" : `${problems.length} violation(s)`}`);

@@ -8,7 +8,7 @@ import type { ServerInfo } from "../server/server.js";
 import { VERSION as version } from "../version.js";
 import { checkProxyConfig, type ProxyConfig, readProxyConfig } from "./config.js";
 import { ToolPolicy } from "./filter.js";
-import type { Upstreams } from "./mirror.js";
+import type { Upstreams } from "./mirror-options.js";
 import { type GatewaySettings, multiOptions, type ProxyCommonOptions } from "./options.js";
 import type { ForwardedCalls } from "./questions.js";
 

@@ -8,7 +8,7 @@ import { MultiServerClient, MultiServerConnectError } from "../client/multi/mult
 import type { ServerInfo } from "../server/server.js";
 import { PROXY_ENTRY } from "./config.js";
 import { checkToolLists, type ToolLists, ToolPolicy } from "./filter.js";
-import type { Upstreams } from "./mirror.js";
+import type { Upstreams } from "./mirror-options.js";
 import { type GatewaySettings, multiOptions, type ProxyCommonOptions } from "./options.js";
 import type { ForwardedCalls } from "./questions.js";
 

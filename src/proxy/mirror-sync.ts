@@ -5,7 +5,7 @@
 import type { McpClient } from "../client/client.js";
 import type { McpServer } from "../server/server.js";
 import { describeError } from "./forward.js";
-import type { Upstreams } from "./mirror.js";
+import type { Upstreams } from "./mirror-options.js";
 
 /** A registration: which server it forwards to, and what it was made from (to notice changes). */
 export interface Registered {

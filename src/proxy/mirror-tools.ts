@@ -15,7 +15,7 @@ import { forwardCall } from "./forward-call.js";
 import { forwardTask } from "./forward-task.js";
 import { UpstreamGate } from "./limits.js";
 import { type CallRoute, callContext, type ToolCallContext, type ToolCallMiddleware } from "./middleware.js";
-import type { MirrorOptions, Upstreams } from "./mirror.js";
+import type { MirrorOptions, Upstreams } from "./mirror-options.js";
 import type { Registered } from "./mirror-sync.js";
 import { NameBindings, shownAnnotations } from "./overrides.js";
 import type { ForwardedCalls } from "./questions.js";

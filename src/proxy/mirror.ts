@@ -4,56 +4,16 @@
  * the `McpServer` is what tells connected clients that a list changed.
  */
 import type { McpClient } from "../client/client.js";
-import type { MultiServerClient } from "../client/multi/multi-client.js";
-import type { MultiServerTool } from "../client/multi/router.js";
-import type { TaskStore } from "../extensions/tasks/index.js";
-import type { Prompt } from "../protocol/types/prompts.js";
 import type { ServerMiddleware } from "../server/dispatch/middleware.js";
 import type { McpServer } from "../server/server.js";
-import type { AccessPolicy } from "./access.js";
-import type { AuditSink } from "./audit.js";
-import type { ToolPolicy } from "./filter.js";
 import { describeError } from "./forward.js";
-import type { UpstreamLimits } from "./limits.js";
-import type { ToolCallMiddleware } from "./middleware.js";
+import type { MirrorOptions, Upstreams } from "./mirror-options.js";
 import { syncPrompts } from "./mirror-prompts.js";
 import { syncResources } from "./mirror-resources.js";
 import type { Registered, SyncContext } from "./mirror-sync.js";
+
 import { ToolMirror } from "./mirror-tools.js";
-import type { ToolOverrides } from "./overrides.js";
-import type { GatewayPolicy } from "./policy.js";
 import type { ForwardedCalls } from "./questions.js";
-
-/** The upstream servers of a proxy, and how their names are shown. */
-export interface Upstreams {
-  readonly multi: MultiServerClient;
-  readonly policy: ToolPolicy;
-  /** The name a server goes by in rules, the audit log and log messages. */
-  label(server: string): string;
-  /** The name clients see for a tool. */
-  toolName(tool: MultiServerTool): string;
-  /** The names clients see for one server's prompts, in order. */
-  promptNames(server: string, prompts: readonly Prompt[]): string[];
-  /** Whether a server (by label) is trusted: its tool annotations are believed. */
-  trusted(server: string): boolean;
-  /** The `logger` of a log message a server sent, as clients see it. */
-  logger(server: string, logger: string | undefined): string | undefined;
-}
-
-/** What the mirror reports and records, who may use what, and how tools are shown. */
-export interface MirrorOptions extends UpstreamLimits {
-  audit?: AuditSink | undefined;
-  onWarning?: ((message: string) => void) | undefined;
-  access?: AccessPolicy | undefined;
-  policy?: GatewayPolicy | undefined;
-  /** Middlewares of the caller's own, run after the proxy's (audit, access, policy). */
-  middleware?: readonly ToolCallMiddleware[] | undefined;
-  overrides?: ToolOverrides | undefined;
-  /** Whether a server (by label) is trusted: its annotations are believed. */
-  trusted?: ((server: string) => boolean) | undefined;
-  /** The front's task store: set, tools run as tasks as their upstreams' do. */
-  tasks?: TaskStore | undefined;
-}
 
 /**
  * Mirrors the upstreams onto `server`. Tools are re-read on each upstream's `tools/list_changed`

@@ -5,7 +5,8 @@ import { McpServer, type ServerInfo, type ServerOptions } from "../server/server
 import { AccessPolicy } from "./access.js";
 import { type AggregateOptions, connectAggregate } from "./aggregate.js";
 import { type BridgeOptions, connectBridge } from "./bridge.js";
-import { Mirror, type MirrorOptions, type Upstreams } from "./mirror.js";
+import { Mirror } from "./mirror.js";
+import type { MirrorOptions, Upstreams } from "./mirror-options.js";
 import { ToolOverrides } from "./overrides.js";
 import { GatewayPolicy } from "./policy.js";
 import { ForwardedCalls } from "./questions.js";

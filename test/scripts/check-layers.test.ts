@@ -81,3 +81,26 @@ describe("check-layers: one integration into another", () => {
     expect(output).toContain("extensions/skills/catalog.ts imports extensions/tasks/store.ts");
   });
 });
+
+describe("check-layers: file loops", () => {
+  it("refuses two files that import each other, a type-only import included", async () => {
+    const root = project({
+      "proxy/mirror.ts": 'import type { Sync } from "./mirror-sync.js";\nexport interface Upstreams {}\n',
+      "proxy/mirror-sync.ts": 'import type { Upstreams } from "./mirror.js";\nexport interface Sync {}\n',
+    });
+    const { code, output } = await check(root);
+    expect(code).toBe(1);
+    expect(output).toContain("files import each other: proxy/mirror-sync.ts, proxy/mirror.ts");
+    expect(output).toContain("proxy/mirror.ts imports proxy/mirror-sync.ts");
+  });
+
+  it("lets the request engine's files refer to each other", async () => {
+    const root = project({
+      "protocol/engine/peer.ts": 'import type { Incoming } from "./incoming.js";\nexport class Peer {}\n',
+      "protocol/engine/incoming.ts": 'import type { Peer } from "./peer.js";\nexport class Incoming {}\n',
+    });
+    const { code, output } = await check(root);
+    expect(output).toContain("layers: ok");
+    expect(code).toBe(0);
+  });
+});
