@@ -1,7 +1,7 @@
-import { McpClient } from "../../src/client/index.js";
-import type { CommonClientOptions } from "../../src/client/options.js";
-import type { McpServer } from "../../src/server/server.js";
-import { createMemoryTransportPair } from "../../src/transports/memory/pair.js";
+import { afterEach, expect } from "vitest";
+import { type CommonClientOptions, McpClient, McpError } from "../../src/client/index.js";
+import type { McpServer } from "../../src/server/index.js";
+import { createMemoryTransportPair } from "../../src/transports/memory/index.js";
 import { MessageLog } from "./spec-schema.js";
 
 /**
@@ -23,4 +23,48 @@ export async function connectInMemory(
     trace: (direction, message) => log.record(direction === "send" ? "client" : "server", message),
   });
   return { client, log };
+}
+
+/** A connected in-memory session, with the log of what the client sent and saw. */
+export interface InMemorySession {
+  client: McpClient;
+  log: MessageLog;
+}
+
+/**
+ * For a test file whose tests each connect to a server in memory: returns the connect function,
+ * and after each test checks that every message of the session, both ways, fits the official
+ * schema of the negotiated revision, then closes the client.
+ */
+export function inMemorySessions(): (
+  server: McpServer,
+  options?: CommonClientOptions,
+) => Promise<InMemorySession> {
+  const open: InMemorySession[] = [];
+  afterEach(async () => {
+    for (const { client, log } of open.splice(0)) {
+      expect(log.problems(client.protocolVersion)).toEqual([]);
+      await client.close();
+    }
+  });
+  return async (server, options) => {
+    const session = await connectInMemory(server, options);
+    open.push(session);
+    return session;
+  };
+}
+
+/** The McpError a promise rejects with; fails the test if it resolves or rejects otherwise. */
+export async function rejection(promise: Promise<unknown>): Promise<McpError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(McpError);
+  return error as McpError;
+}
+
+/** The connection still answers after an error. */
+export async function stillAlive(client: McpClient): Promise<void> {
+  await expect(client.ping()).resolves.toBeUndefined();
 }
