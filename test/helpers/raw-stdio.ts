@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { INITIALIZED, initializeRequest } from "./initialize.js";
 
 /** A fixture of `test/fixtures`, by file name. */
 export const fixture = (name: string): string =>
@@ -43,14 +44,9 @@ export class RawStdio {
 
   /** Sends `initialize` and `notifications/initialized` for `protocolVersion`, and waits for the answer. */
   async initialize(protocolVersion = "2025-11-25"): Promise<void> {
-    this.send({
-      jsonrpc: "2.0",
-      id: "init",
-      method: "initialize",
-      params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    });
+    this.send(initializeRequest({ id: "init", protocolVersion }));
     await this.next((m) => m.id === "init");
-    this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    this.send(INITIALIZED);
   }
 
   /** The first message received that `match` accepts, once it came. */

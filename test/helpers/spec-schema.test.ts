@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
+import { initializeRequest } from "./initialize.js";
 import { MessageLog, SPEC_DIR, SpecChecker, specRevisions, specSchemasAvailable } from "./spec-schema.js";
 
 /**
@@ -19,16 +20,12 @@ const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026
 const HANDSHAKE_REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 
 function initialize(revision: string, id: string | number = 1) {
-  return {
-    jsonrpc: "2.0",
+  return initializeRequest({
     id,
-    method: "initialize",
-    params: {
-      protocolVersion: revision,
-      capabilities: { roots: { listChanged: true }, sampling: {} },
-      clientInfo: { name: "test-client", version: "1.0.0" },
-    },
-  };
+    protocolVersion: revision,
+    capabilities: { roots: { listChanged: true }, sampling: {} },
+    clientInfo: { name: "test-client", version: "1.0.0" },
+  });
 }
 
 function initializeResult(revision: string, id: string | number = 1) {

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { McpServer } from "../../src/server/index.js";
 import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
+import { INITIALIZED, initializeRequest } from "../helpers/initialize.js";
 import { fixture, RawStdio } from "../helpers/raw-stdio.js";
 
 const META = {
@@ -77,14 +78,9 @@ describe("a stateless request in a 2025-03-26 batch", () => {
         headers: response.headers,
       };
     };
-    const init = await post({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    });
+    const init = await post(initializeRequest({ id: 0, protocolVersion: "2025-03-26" }));
     const session = { "mcp-session-id": init.headers.get("mcp-session-id")! };
-    await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session);
+    await post(INITIALIZED, session);
 
     const refused = await post([call(1), statelessCall(2)], session);
     expect(refused).toMatchObject({

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCalculatorServer } from "../../src/servers/index.js";
 import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 import { mcpkit, SLOW } from "../cli/run.js";
+import { INITIALIZED, initializeRequest } from "../helpers/initialize.js";
 import { until } from "../helpers/until.js";
 import { allGone, CLI, childrenOf, ROOT } from "./helpers.js";
 
@@ -175,17 +176,8 @@ describe("mcpkit proxy exit codes", SLOW, () => {
     try {
       http = await createCalculatorServer().serveHttp({ port: 0 });
       const input = [
-        {
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "t", version: "1" },
-          },
-        },
-        { jsonrpc: "2.0", method: "notifications/initialized" },
+        initializeRequest({ protocolVersion: "2025-06-18" }),
+        INITIALIZED,
         {
           jsonrpc: "2.0",
           id: 2,

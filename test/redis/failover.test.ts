@@ -7,6 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpClient } from "../../src/client/index.js";
+import { initializeParams, initializeRequest } from "../helpers/initialize.js";
 import { type Balancer, startBalancer } from "./helpers/balancer.js";
 import { type Event, HEADERS, openSession, readEvents } from "./helpers/raw.js";
 import { type RedisProcess, startRedis } from "./helpers/redis-server.js";
@@ -75,11 +76,7 @@ async function post(url: string, headers: Record<string, string>, id: number, me
 }
 
 const initialize = (url: string) =>
-  post(url, HEADERS, 1, "initialize", {
-    protocolVersion: "2025-11-25",
-    capabilities: { tasks: {} },
-    clientInfo: { name: "raw", version: "1" },
-  });
+  post(url, HEADERS, 1, "initialize", initializeParams({ capabilities: { tasks: {} } }));
 
 const slowCall = (n: number) =>
   JSON.stringify({
@@ -187,16 +184,7 @@ describe("failover: every fault ends in a clear answer", () => {
     const init = await fetch(urls[0]!, {
       method: "POST",
       headers: HEADERS,
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: { tasks: {} },
-          clientInfo: { name: "raw", version: "1" },
-        },
-      }),
+      body: JSON.stringify(initializeRequest({ capabilities: { tasks: {} } })),
     });
     await init.text();
     const session = { ...HEADERS, "mcp-session-id": init.headers.get("mcp-session-id")! };

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { McpClient } from "../../src/client/index.js";
+import { initializeRequest } from "../helpers/initialize.js";
 import { until } from "../helpers/until.js";
 import { useCluster } from "./helpers/cluster.js";
 import { HEADERS, openSession } from "./helpers/raw.js";
@@ -17,12 +18,7 @@ const initialize = () =>
   fetch(cluster.balancer.url, {
     method: "POST",
     headers: HEADERS,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
+    body: JSON.stringify(initializeRequest()),
   });
 
 describe("Redis lost while serving, then back", () => {

@@ -3,6 +3,7 @@
  * keeps its tasks in Redis (redisReplication's taskStore()).
  */
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { initializeParams } from "../helpers/initialize.js";
 import { until } from "../helpers/until.js";
 import { HEADERS } from "./helpers/raw.js";
 import { type RedisProcess, startRedis } from "./helpers/redis-server.js";
@@ -36,11 +37,7 @@ it("creates a task on one replica, answers tasks/get and tasks/result for it on 
     const json = text.startsWith("{") ? JSON.parse(text) : JSON.parse(/data: (\{.*\})/.exec(text)![1]!);
     return { response, json: json as Json };
   };
-  const init = await post(a, HEADERS, "initialize", {
-    protocolVersion: "2025-11-25",
-    capabilities: { tasks: {} },
-    clientInfo: { name: "raw", version: "1" },
-  });
+  const init = await post(a, HEADERS, "initialize", initializeParams({ capabilities: { tasks: {} } }));
   const session = { ...HEADERS, "mcp-session-id": init.response.headers.get("mcp-session-id")! };
   expect(init.json.result.capabilities.tasks).toBeDefined();
   await fetch(b, {

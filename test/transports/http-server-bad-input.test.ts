@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { McpServer } from "../../src/server/index.js";
 import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
+import { INITIALIZED, initializeRequest } from "../helpers/initialize.js";
 
 const ANY = { type: "object" } as const;
 const done = (structuredContent: Record<string, unknown>) => ({
@@ -65,16 +66,9 @@ async function post(body: string, headers: Record<string, string> = {}): Promise
 
 /** A 2025-11-25 session, initialized. */
 async function session(version = "2025-11-25"): Promise<Record<string, string>> {
-  const init = await post(
-    JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
-  );
+  const init = await post(JSON.stringify(initializeRequest({ id: 0, protocolVersion: version })));
   const headers = { "mcp-session-id": init.session!, "mcp-protocol-version": version };
-  await post('{"jsonrpc":"2.0","method":"notifications/initialized"}', headers);
+  await post(JSON.stringify(INITIALIZED), headers);
   return headers;
 }
 

@@ -8,6 +8,7 @@ import { connect as tcp } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpServer } from "../../src/server/index.js";
 import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
+import { initializeRequest } from "../helpers/initialize.js";
 
 const ACCEPT = "application/json, text/event-stream";
 const META = {
@@ -99,12 +100,7 @@ const modernHeaders = (n: string) => [
 ];
 
 async function validCall(port: number) {
-  const init = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 9,
-    method: "initialize",
-    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-  });
+  const init = JSON.stringify(initializeRequest({ id: 9 }));
   const answer = await rawHttp(port, post("/mcp"), init);
   expect(answer.status).toBe(200);
   expect(answer.text).toContain('"protocolVersion":"2025-11-25"');
@@ -113,7 +109,7 @@ async function validCall(port: number) {
 describe("the Streamable HTTP endpoint's edges", () => {
   it("refuses a repeated Content-Type, Mcp-Session-Id, MCP-Protocol-Version or Mcp-Method", async () => {
     const { port } = await serve();
-    const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    const init = JSON.stringify(initializeRequest());
     const type = await rawHttp(port, [...post("/mcp"), "Content-Type: text/plain"], init);
     expect(type.status).toBe(415);
     expect(JSON.parse(type.text).error.message).toBe(
@@ -135,12 +131,7 @@ describe("the Streamable HTTP endpoint's edges", () => {
     const { port, handler } = await serve();
     await validCall(port);
     expect(handler.sessionCount).toBe(1);
-    const init = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 2,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    });
+    const init = JSON.stringify(initializeRequest({ id: 2 }));
     const again = await rawHttp(port, post("/mcp", ["Mcp-Session-Id: anything"]), init);
     expect(again.status).toBe(400);
     expect(JSON.parse(again.text)).toEqual({
@@ -196,7 +187,7 @@ describe("the Streamable HTTP endpoint's edges", () => {
 
   it("answers a body that does not arrive in time with 408 and closes its connection", async () => {
     const { port } = await serve({ bodyTimeout: 300 });
-    const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    const init = JSON.stringify(initializeRequest());
     const slow = await rawHttp(port, post("/mcp"), init, { slow: true });
     expect(slow.status).toBe(408);
     expect(JSON.parse(slow.text).error.message).toBe(
@@ -208,12 +199,7 @@ describe("the Streamable HTTP endpoint's edges", () => {
   it("answers an initialize over maxSessions with 503, and keeps serving the open session", async () => {
     const { port, handler } = await serve({ maxSessions: 1 });
     await validCall(port);
-    const init = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 3,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    });
+    const init = JSON.stringify(initializeRequest({ id: 3 }));
     const full = await rawHttp(port, post("/mcp"), init);
     expect(full.status).toBe(503);
     expect(JSON.parse(full.text).error.message).toBe(

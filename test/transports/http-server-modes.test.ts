@@ -18,6 +18,7 @@ import {
   serve,
   sleep,
 } from "../helpers/http-sdk-clients.js";
+import { initializeRequest } from "../helpers/initialize.js";
 import { MessageLog, SpecChecker } from "../helpers/spec-schema.js";
 
 const VERSION = "2025-11-25";
@@ -101,12 +102,7 @@ describe("the web handler server.fetch", () => {
       );
     };
 
-    const init = await post({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
-    });
+    const init = await post(initializeRequest({ protocolVersion: VERSION, clientInfo: CLIENT_INFO }));
     expect(init.status).toBe(200);
     expect(init.headers.get("content-type")).toBe("application/json");
     const sessionId = init.headers.get("mcp-session-id")!;
@@ -164,12 +160,7 @@ describe("the web handler server.fetch", () => {
             "content-type": "application/json",
             accept: "application/json, text/event-stream",
           },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "initialize",
-            params: { protocolVersion: VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
-          }),
+          body: JSON.stringify(initializeRequest({ protocolVersion: VERSION, clientInfo: CLIENT_INFO })),
         }),
       );
     const foreign = await request("https://evil.example");

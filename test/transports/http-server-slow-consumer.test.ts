@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { McpServer } from "../../src/server/index.js";
 import type { SseEvent } from "../../src/transports/http/shared/sse.js";
 import { closeAfterEach, serve } from "../helpers/http-sdk-clients.js";
+import { INITIALIZED, initializeRequest } from "../helpers/initialize.js";
 import { measureQueues, openSlowReader } from "../helpers/slow-reader.js";
 import { type Event, openSession, readEvents } from "../redis/helpers/raw.js";
 
@@ -169,14 +170,8 @@ describe("a legacy HTTP+SSE stream whose client stops reading", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify(message),
       });
-    const initialize = {
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    };
-    expect((await post(initialize)).status).toBe(202);
-    expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    expect((await post(initializeRequest({ id: 0, protocolVersion: "2024-11-05" }))).status).toBe(202);
+    expect((await post(INITIALIZED)).status).toBe(202);
 
     // Sent once the session has answered initialize (on the stream the client does not read).
     const sent = await flood(
@@ -211,18 +206,10 @@ async function webGetStream(maxStreamBuffer: { bytes: number; events: number }) 
   };
   const post = (body: object, sent: Record<string, string>) =>
     server.fetch(new Request(WEB, { method: "POST", headers: sent, body: JSON.stringify(body) }));
-  const init = await post(
-    {
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "web", version: "1" } },
-    },
-    headers,
-  );
+  const init = await post(initializeRequest({ id: 0, clientInfo: { name: "web", version: "1" } }), headers);
   await init.text();
   const session = { ...headers, "mcp-session-id": init.headers.get("mcp-session-id")! };
-  await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).text();
+  await (await post(INITIALIZED, session)).text();
   const response = await server.fetch(new Request(WEB, { headers: getHeaders(session) }));
   const reader = response.body!.getReader();
   // The priming event, then nothing more is read.

@@ -22,6 +22,7 @@ import {
   serve,
   sleep,
 } from "../helpers/http-sdk-clients.js";
+import { initializeRequest } from "../helpers/initialize.js";
 import { MessageLog } from "../helpers/spec-schema.js";
 import { until } from "../helpers/until.js";
 
@@ -107,12 +108,7 @@ async function rawSession(url: string): Promise<Record<string, string>> {
   const init = await fetch(url, {
     method: "POST",
     headers: POST_HEADERS,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
-    }),
+    body: JSON.stringify(initializeRequest({ protocolVersion: VERSION, clientInfo: CLIENT_INFO })),
   });
   expect(init.status).toBe(200);
   await init.text();

@@ -8,6 +8,7 @@ import { afterEach, expect, it } from "vitest";
 import { McpServer } from "../../src/server/index.js";
 import type { HttpServerHandle } from "../../src/transports/http/server/index.js";
 import { type SseEvent, SseParser } from "../../src/transports/http/shared/sse.js";
+import { INITIALIZED, initializeRequest } from "../helpers/initialize.js";
 
 let http: HttpServerHandle | undefined;
 afterEach(async () => {
@@ -71,16 +72,9 @@ async function legacySession(port: number) {
     fetch(`${base}${endpoint}`, { method: "POST", headers: { "content-type": "application/json" }, body });
   const answer = async (id: string) =>
     JSON.parse((await events.next((e) => e.event === "message" && JSON.parse(e.data).id === id)).data);
-  await post(
-    JSON.stringify({
-      jsonrpc: "2.0",
-      id: "init",
-      method: "initialize",
-      params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
-  );
+  await post(JSON.stringify(initializeRequest({ id: "init", protocolVersion: "2024-11-05" })));
   await answer("init");
-  await post('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+  await post(JSON.stringify(INITIALIZED));
   return { endpoint, post, answer, close: () => abort.abort() };
 }
 

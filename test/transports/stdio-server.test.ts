@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/index.js";
+import { INITIALIZED, initializeRequest } from "../helpers/initialize.js";
 import { MessageLog } from "../helpers/spec-schema.js";
 
 const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -36,17 +37,8 @@ describe("stdio server", () => {
     });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     const lines = [
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-03-26",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "1" },
-        },
-      },
-      { jsonrpc: "2.0", method: "notifications/initialized" },
+      initializeRequest({ protocolVersion: "2025-03-26" }),
+      INITIALIZED,
       {
         jsonrpc: "2.0",
         id: 2,

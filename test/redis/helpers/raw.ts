@@ -1,5 +1,6 @@
 /** Raw Streamable HTTP for the replica tests: a session opened by hand, and SSE read as it comes. */
 import { parseSse } from "../../helpers/http-sdk-clients.js";
+import { INITIALIZED, initializeRequest } from "../../helpers/initialize.js";
 
 export type Event = { id?: string; data?: Record<string, any> };
 
@@ -14,19 +15,14 @@ export async function openSession(url: string): Promise<Record<string, string>> 
   const init = await fetch(url, {
     method: "POST",
     headers: HEADERS,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
+    body: JSON.stringify(initializeRequest({ id: 0 })),
   });
   await init.text();
   const headers = { ...HEADERS, "mcp-session-id": init.headers.get("mcp-session-id")! };
   const sent = await fetch(url, {
     method: "POST",
     headers,
-    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    body: JSON.stringify(INITIALIZED),
   });
   await sent.text();
   return headers;

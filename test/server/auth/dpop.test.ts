@@ -8,13 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpServer } from "../../../src/server/index.js";
 import type { HttpServerHandle } from "../../../src/transports/http/server/index.js";
 import { type AuthServer, dpopProof, newDpopKey, startAuthServer } from "../../helpers/auth-server.js";
+import { initializeRequest } from "../../helpers/initialize.js";
 
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-};
+const INITIALIZE = initializeRequest();
 
 let as: AuthServer;
 let handle: HttpServerHandle;

@@ -15,13 +15,9 @@ import {
   RESOURCE_SERVER,
   startAuthServer,
 } from "../../helpers/auth-server.js";
+import { initializeRequest } from "../../helpers/initialize.js";
 
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-};
+const INITIALIZE = initializeRequest();
 
 let as: AuthServer;
 let handle: HttpServerHandle;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpServer } from "../../../src/server/index.js";
 import type { HttpServerHandle } from "../../../src/transports/http/server/index.js";
 import { type AuthServer, dpopProof, newDpopKey, startAuthServer } from "../../helpers/auth-server.js";
+import { initializeRequest } from "../../helpers/initialize.js";
 
 const MODERN = "2026-07-28";
 const META = {
@@ -15,12 +16,7 @@ const META = {
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
 };
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-};
+const INITIALIZE = initializeRequest();
 
 let as: AuthServer;
 let handle: HttpServerHandle;
