@@ -1,21 +1,6 @@
+import { setTimeout as work } from "node:timers/promises";
 import { type TasksOptions, tasks } from "../../src/extensions/tasks/index.js";
 import { McpServer } from "../../src/server/index.js";
-
-/** Waits `ms`, or rejects when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}
 
 /** What the tools of `taskServer` saw. */
 export interface Seen {
@@ -39,7 +24,7 @@ export function taskServer(options: TasksOptions = {}) {
         const steps = Math.max(1, Math.round(ms / 500));
         try {
           for (let i = 1; i <= steps; i++) {
-            await sleep(ms / steps, ctx.signal);
+            await work(ms / steps, undefined, { signal: ctx.signal });
             ctx.progress(i, steps, label);
           }
         } catch (error) {
@@ -53,7 +38,7 @@ export function taskServer(options: TasksOptions = {}) {
       "confirm",
       { input: { type: "object", properties: { file: { type: "string" } } }, task: "required" },
       async ({ file }, ctx) => {
-        await sleep(20, ctx.signal);
+        await work(20, undefined, { signal: ctx.signal });
         const answer = await ctx.elicit({
           message: `Delete ${file}?`,
           requestedSchema: {

@@ -34,8 +34,6 @@ export interface SdkClient {
   close(): Promise<void>;
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Clients to close after the test, before the servers. */
 export const clients: { close(): Promise<void> }[] = [];
 /** HTTP servers to close after the test. */

@@ -37,13 +37,3 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
-
-/** Polls until `check` holds or `ms` pass; returns whether it held. Never a timing assertion: a bound. */
-export async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return check();
-}

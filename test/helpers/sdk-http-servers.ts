@@ -111,7 +111,7 @@ function v1Server(): McpServerV1 {
           });
     await progress(1);
     extra.closeSSEStream?.();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Sent while the client is away: the event store keeps it for the resumed stream.
     await progress(2);
     return { content: [{ type: "text", text: "polled" }] };
   });

@@ -2,7 +2,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { eventually, groupMembers } from "../helpers/processes.js";
+import { groupMembers } from "../helpers/processes.js";
+import { until } from "../helpers/until.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -37,9 +38,11 @@ export function childrenOf(pid: number): number[] {
   return found;
 }
 
-/** Whether every process of the groups led by `leaders` is gone (within a bound). */
+/** Waits until every process of the groups led by `leaders` is gone; throws if they stay. */
 export function allGone(leaders: number[]): Promise<boolean> {
-  return eventually(() => leaders.every((leader) => groupMembers(leader).length === 0));
+  return until(() => leaders.every((leader) => groupMembers(leader).length === 0), {
+    what: `the process groups ${leaders.join(", ")} to be gone`,
+  });
 }
 
 /** Spawns `mcpkit proxy …args` serving HTTP and waits for "mcpkit: proxy listening on <url>". */
