@@ -11,8 +11,9 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, expect } from "vitest";
-import type { McpClient } from "../../src/client/index.js";
-import { createFilesystemServer } from "../../src/servers/filesystem/index.js";
+import type { CommonClientOptions, McpClient } from "../../src/client/index.js";
+import type { McpServer } from "../../src/server/index.js";
+import { createFilesystemServer, type FilesystemServerOptions } from "../../src/servers/filesystem/index.js";
 import { connectInMemory } from "./connect.js";
 import type { MessageLog } from "./spec-schema.js";
 
@@ -101,4 +102,79 @@ export function useSandbox(): Sandbox {
   });
   afterAll(() => rmSync(base, { recursive: true, force: true }));
   return box;
+}
+
+/** A small project tree per test, and a client of a filesystem server rooted in it. */
+export interface Project {
+  /** The allowed directory: hello.txt (5 lines), README.md, src/main.ts, src/lib/util{,.test}.ts, image.png. */
+  root: string;
+  /** A sibling of the root holding secret.txt. */
+  outside: string;
+  /** Connects a client to a filesystem server on the root, with `options` over the defaults. */
+  start(options?: Partial<FilesystemServerOptions>): Promise<McpClient>;
+  /** Connects a client to `server`, checked and closed after the test as `start`'s is. */
+  connect(server: McpServer, options?: CommonClientOptions): Promise<McpClient>;
+  /** A path under the root. */
+  at(...parts: string[]): string;
+  /** The text of a file under the root. */
+  read(...parts: string[]): string;
+}
+
+/**
+ * Per test: a fresh project tree (see {@link Project}). After each test, every message of the
+ * session was schema-valid.
+ */
+export function useProject(): Project {
+  const base = realpathSync(mkdtempSync(path.join(tmpdir(), "mcpkit-fs-")));
+  let n = 0;
+  let session: { client: McpClient; log: MessageLog } | undefined;
+  const project: Project = {
+    root: "",
+    outside: "",
+    start: (options = {}) => project.connect(createFilesystemServer({ roots: [project.root], ...options })),
+    async connect(server, options) {
+      session = await connectInMemory(server, options);
+      return session.client;
+    },
+    at: (...parts) => path.join(project.root, ...parts),
+    read: (...parts) => readFileSync(project.at(...parts), "utf8"),
+  };
+  beforeEach(() => {
+    const dir = path.join(base, `t${++n}`);
+    const root = path.join(dir, "allowed");
+    const outside = path.join(dir, "outside");
+    Object.assign(project, { root, outside });
+    mkdirSync(path.join(root, "src", "lib"), { recursive: true });
+    mkdirSync(outside);
+    writeFileSync(path.join(root, "hello.txt"), "line 1\nline 2\nline 3\nline 4\nline 5\n");
+    writeFileSync(path.join(root, "README.md"), "# Demo\n\nA demo project.\n");
+    writeFileSync(path.join(root, "src", "main.ts"), "export const main = 1;\n");
+    writeFileSync(path.join(root, "src", "lib", "util.ts"), "export const util = 2;\n");
+    writeFileSync(path.join(root, "src", "lib", "util.test.ts"), "test();\n");
+    writeFileSync(path.join(root, "image.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]));
+    writeFileSync(path.join(outside, "secret.txt"), SECRET);
+  });
+  afterEach(async () => {
+    if (!session) return;
+    const { client, log } = session;
+    session = undefined;
+    expect(log.problems(client.protocolVersion)).toEqual([]);
+    await client.close();
+  });
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  return project;
+}
+
+/** Calls a tool that must succeed; its text. */
+export async function ok(client: McpClient, name: string, args: Record<string, unknown>): Promise<string> {
+  const result = await client.callTool(name, args);
+  expect(result.isError, result.text()).toBeFalsy();
+  return result.text();
+}
+
+/** Calls a tool that must fail with an isError result; its text. */
+export async function fails(client: McpClient, name: string, args: Record<string, unknown>): Promise<string> {
+  const result = await client.callTool(name, args);
+  expect(result.isError, result.text()).toBe(true);
+  return result.text();
 }

@@ -1,89 +1,19 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { McpClient } from "../../src/client/index.js";
-import { McpError } from "../../src/jsonrpc/errors.js";
-import {
-  createFilesystemServer,
-  createFromArgs,
-  type FilesystemServerOptions,
-} from "../../src/servers/filesystem/index.js";
-import { connectInMemory } from "../helpers/connect.js";
-import type { MessageLog } from "../helpers/spec-schema.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createFromArgs } from "../../src/servers/filesystem/index.js";
+import { rejection } from "../helpers/connect.js";
+import { fails, ok, useProject } from "../helpers/fs-sandbox.js";
 
 // A real directory tree per test: the allowed root, and a sibling outside it.
-const BASE = realpathSync(mkdtempSync(path.join(tmpdir(), "mcpkit-fs-")));
-let n = 0;
+const project = useProject();
+const { start, at, read } = project;
 let root: string;
 let outside: string;
-
 beforeEach(() => {
-  const dir = path.join(BASE, `t${++n}`);
-  root = path.join(dir, "allowed");
-  outside = path.join(dir, "outside");
-  mkdirSync(path.join(root, "src", "lib"), { recursive: true });
-  mkdirSync(outside);
-  writeFileSync(path.join(root, "hello.txt"), "line 1\nline 2\nline 3\nline 4\nline 5\n");
-  writeFileSync(path.join(root, "README.md"), "# Demo\n\nA demo project.\n");
-  writeFileSync(path.join(root, "src", "main.ts"), "export const main = 1;\n");
-  writeFileSync(path.join(root, "src", "lib", "util.ts"), "export const util = 2;\n");
-  writeFileSync(path.join(root, "src", "lib", "util.test.ts"), "test();\n");
-  writeFileSync(path.join(root, "image.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]));
-  writeFileSync(path.join(outside, "secret.txt"), "TOP SECRET");
+  ({ root, outside } = project);
 });
-
-afterAll(() => rmSync(BASE, { recursive: true, force: true }));
-
-let session: { client: McpClient; log: MessageLog } | undefined;
-afterEach(async () => {
-  if (!session) return;
-  const { client, log } = session;
-  session = undefined;
-  expect(log.problems(client.protocolVersion)).toEqual([]);
-  await client.close();
-});
-
-async function start(options: Partial<FilesystemServerOptions> = {}): Promise<McpClient> {
-  session = await connectInMemory(createFilesystemServer({ roots: [root], ...options }));
-  return session.client;
-}
-
-/** Calls a tool that must succeed; its text. */
-async function ok(client: McpClient, name: string, args: Record<string, unknown>): Promise<string> {
-  const result = await client.callTool(name, args);
-  expect(result.isError, result.text()).toBeFalsy();
-  return result.text();
-}
-
-/** Calls a tool that must fail with an isError result; its text. */
-async function fails(client: McpClient, name: string, args: Record<string, unknown>): Promise<string> {
-  const result = await client.callTool(name, args);
-  expect(result.isError, result.text()).toBe(true);
-  return result.text();
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  return error as McpError;
-}
-
-const at = (...parts: string[]) => path.join(root, ...parts);
-const read = (...parts: string[]) => readFileSync(at(...parts), "utf8");
 
 describe("filesystem server: moves and metadata", () => {
   it("move_file renames files and directories, never over an existing destination", async () => {
@@ -242,8 +172,7 @@ describe("filesystem server: resources and prompt", () => {
 
 describe("createFromArgs", () => {
   it("takes directories and --read-only, and refuses bad arguments", async () => {
-    session = await connectInMemory(createFromArgs([root, outside, "--read-only"]));
-    const client = session.client;
+    const client = await project.connect(createFromArgs([root, outside, "--read-only"]));
     expect((await client.listTools()).some((t) => t.name === "write_file")).toBe(false);
     expect(await ok(client, "list_allowed_directories", {})).toBe(
       `Allowed directories:\n${root}\n${outside}`,
@@ -263,10 +192,8 @@ describe("createFromArgs", () => {
 
   it("takes --max-file-size", async () => {
     writeFileSync(at("ten.txt"), "0123456789");
-    session = await connectInMemory(createFromArgs(["--max-file-size=9", root]));
-    expect(await fails(session.client, "read_file", { path: at("ten.txt") })).toMatch(
-      /over the 9 B read limit/,
-    );
-    expect(await ok(session.client, "write_file", { path: at("new.txt"), content: "x" })).toMatch(/^Created/);
+    const client = await project.connect(createFromArgs(["--max-file-size=9", root]));
+    expect(await fails(client, "read_file", { path: at("ten.txt") })).toMatch(/over the 9 B read limit/);
+    expect(await ok(client, "write_file", { path: at("new.txt"), content: "x" })).toMatch(/^Created/);
   });
 });

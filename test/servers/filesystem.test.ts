@@ -1,77 +1,18 @@
 import { execFileSync } from "node:child_process";
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { McpClient } from "../../src/client/index.js";
-import { createFilesystemServer, type FilesystemServerOptions } from "../../src/servers/filesystem/index.js";
-import { connectInMemory } from "../helpers/connect.js";
-import type { MessageLog } from "../helpers/spec-schema.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createFilesystemServer } from "../../src/servers/filesystem/index.js";
+import { fails, ok, useProject } from "../helpers/fs-sandbox.js";
 
 // A real directory tree per test: the allowed root, and a sibling outside it.
-const BASE = realpathSync(mkdtempSync(path.join(tmpdir(), "mcpkit-fs-")));
-let n = 0;
+const project = useProject();
+const { start, at, read } = project;
 let root: string;
 let outside: string;
-
 beforeEach(() => {
-  const dir = path.join(BASE, `t${++n}`);
-  root = path.join(dir, "allowed");
-  outside = path.join(dir, "outside");
-  mkdirSync(path.join(root, "src", "lib"), { recursive: true });
-  mkdirSync(outside);
-  writeFileSync(path.join(root, "hello.txt"), "line 1\nline 2\nline 3\nline 4\nline 5\n");
-  writeFileSync(path.join(root, "README.md"), "# Demo\n\nA demo project.\n");
-  writeFileSync(path.join(root, "src", "main.ts"), "export const main = 1;\n");
-  writeFileSync(path.join(root, "src", "lib", "util.ts"), "export const util = 2;\n");
-  writeFileSync(path.join(root, "src", "lib", "util.test.ts"), "test();\n");
-  writeFileSync(path.join(root, "image.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]));
-  writeFileSync(path.join(outside, "secret.txt"), "TOP SECRET");
+  ({ root, outside } = project);
 });
-
-afterAll(() => rmSync(BASE, { recursive: true, force: true }));
-
-let session: { client: McpClient; log: MessageLog } | undefined;
-afterEach(async () => {
-  if (!session) return;
-  const { client, log } = session;
-  session = undefined;
-  expect(log.problems(client.protocolVersion)).toEqual([]);
-  await client.close();
-});
-
-async function start(options: Partial<FilesystemServerOptions> = {}): Promise<McpClient> {
-  session = await connectInMemory(createFilesystemServer({ roots: [root], ...options }));
-  return session.client;
-}
-
-/** Calls a tool that must succeed; its text. */
-async function ok(client: McpClient, name: string, args: Record<string, unknown>): Promise<string> {
-  const result = await client.callTool(name, args);
-  expect(result.isError, result.text()).toBeFalsy();
-  return result.text();
-}
-
-/** Calls a tool that must fail with an isError result; its text. */
-async function fails(client: McpClient, name: string, args: Record<string, unknown>): Promise<string> {
-  const result = await client.callTool(name, args);
-  expect(result.isError, result.text()).toBe(true);
-  return result.text();
-}
-
-const at = (...parts: string[]) => path.join(root, ...parts);
-const read = (...parts: string[]) => readFileSync(at(...parts), "utf8");
 
 describe("filesystem server: tools", () => {
   it("lists every tool with annotations that say which ones write", async () => {
@@ -162,10 +103,9 @@ describe("filesystem server: tools", () => {
   });
 
   it("works the same under the oldest revision, 2024-11-05", async () => {
-    session = await connectInMemory(createFilesystemServer({ roots: [root] }), {
+    const client = await project.connect(createFilesystemServer({ roots: [root] }), {
       protocolVersion: "2024-11-05",
     });
-    const client = session.client;
     expect(client.protocolVersion).toBe("2024-11-05");
     expect((await client.listTools()).map((t) => t.name)).toContain("edit_file");
     expect(await ok(client, "read_file", { path: at("hello.txt"), tail: 1 })).toBe("line 5");
@@ -322,10 +262,9 @@ describe("filesystem server: tools", () => {
 describe("filesystem server paths on POSIX", () => {
   it("refuses a path with a backslash instead of reading a file of that name inside the root", async () => {
     writeFileSync(path.join(root, "C:\\Windows\\win.ini"), "inside the root");
-    const { client } = await connectInMemory(createFilesystemServer({ roots: [root] }));
+    const client = await start();
     const text = await fails(client, "read_file", { path: "C:\\Windows\\win.ini" });
     expect(text).toContain('Invalid path "C:\\Windows\\win.ini": it contains "\\"');
     expect(await ok(client, "read_file", { path: "hello.txt" })).toContain("line 1");
-    await client.close();
   });
 });
