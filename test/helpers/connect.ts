@@ -1,5 +1,6 @@
 import { afterEach, expect } from "vitest";
-import { type CommonClientOptions, McpClient, McpError } from "../../src/client/index.js";
+import { type CommonClientOptions, McpClient } from "../../src/client/index.js";
+import { McpError } from "../../src/jsonrpc/index.js";
 import type { McpServer } from "../../src/server/index.js";
 import { createMemoryTransportPair } from "../../src/transports/memory/index.js";
 import { MessageLog } from "./spec-schema.js";

@@ -3,8 +3,9 @@
  * subscriptions and the errors a client meets, against an `McpServer` built here.
  */
 import { describe, expect, it } from "vitest";
+import { ErrorCode, McpError } from "../../src/jsonrpc/index.js";
 import type { ListResourcesResult, ListResourceTemplatesResult } from "../../src/protocol/index.js";
-import { ErrorCode, McpError, McpServer } from "../../src/server/index.js";
+import { McpServer } from "../../src/server/index.js";
 import { inMemorySessions, rejection, stillAlive } from "../helpers/connect.js";
 
 const connect = inMemorySessions();
