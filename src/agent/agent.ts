@@ -1,4 +1,4 @@
-import type { AgentTool } from "../client/tool.js";
+import type { AgentTool } from "../client/tools/tool.js";
 import type { Progress } from "../protocol/types/base.js";
 import { Emitter } from "../util/emitter.js";
 import type {

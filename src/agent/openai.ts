@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type LlmProvider, schemaForLlm } from "../client/llm-schema.js";
+import { type LlmProvider, schemaForLlm } from "../client/tools/llm-schema.js";
 import type { JsonSchema } from "../protocol/types/tools.js";
 import type {
   AssistantMessage,

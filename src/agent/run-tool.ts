@@ -1,5 +1,5 @@
-import type { AgentTool, ToolOutput } from "../client/tool.js";
-import { ToolError } from "../client/tool-adapter.js";
+import type { AgentTool, ToolOutput } from "../client/tools/tool.js";
+import { ToolError } from "../client/tools/tool-adapter.js";
 import type { Progress } from "../protocol/types/base.js";
 import type { ToolCall, ToolMessage } from "./chat-model.js";
 

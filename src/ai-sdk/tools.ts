@@ -1,6 +1,6 @@
 import type { Tool as AiSdkTool, JSONSchema7 } from "ai";
-import { type LlmProvider, schemaForLlm } from "../client/llm-schema.js";
-import type { AgentTool, ToolOutput } from "../client/tool.js";
+import { type LlmProvider, schemaForLlm } from "../client/tools/llm-schema.js";
+import type { AgentTool, ToolOutput } from "../client/tools/tool.js";
 import type { AudioContent, ImageContent } from "../protocol/types/content.js";
 import { importPeer } from "../util/optional-peer.js";
 

@@ -12,17 +12,17 @@ import type { ReadResourceResult, Resource, ResourceTemplate } from "../protocol
 import type { CallToolResult, JsonSchema, Tool } from "../protocol/types/tools.js";
 import type { Emitter } from "../util/emitter.js";
 import { type MethodSelector, useArguments } from "../util/middleware.js";
-import { ResultCache } from "./cache.js";
 import type { Channel, FeatureAnswerer, ListKind } from "./channels/channel.js";
-import { type Connected, connect } from "./connect.js";
-import type { ClientEvents } from "./events.js";
-import { type ClientMiddleware, ClientMiddlewares } from "./middleware.js";
-import type { ClientOptions } from "./options.js";
-import { allPages } from "./paginate.js";
-import { createdTask, type TaskChannel, type TaskInfo, ToolTask } from "./task.js";
-import { type AsToolsOptions, asTools, type McpTool } from "./tool-adapter.js";
-import { ToolResult } from "./tool-result.js";
-import { usableSchemas } from "./tool-schemas.js";
+import { type Connected, connect } from "./connect/connect.js";
+import type { ClientOptions } from "./connect/options.js";
+import type { ClientEvents } from "./features/events.js";
+import { ResultCache } from "./requests/cache.js";
+import { type ClientMiddleware, ClientMiddlewares } from "./requests/middleware.js";
+import { allPages } from "./requests/paginate.js";
+import { createdTask, type TaskChannel, type TaskInfo, ToolTask } from "./tasks/task.js";
+import { type AsToolsOptions, asTools, type McpTool } from "./tools/tool-adapter.js";
+import { ToolResult } from "./tools/tool-result.js";
+import { usableSchemas } from "./tools/tool-schemas.js";
 
 const same = <T>(value: T): T => value;
 

@@ -5,18 +5,28 @@ export {
   type SessionExpiredData,
 } from "../transports/http/shared/client-errors.js";
 export type { HttpTransportKind, HttpTransportName } from "../transports/kinds.js";
-export type { Channel, FeatureAnswerer, ListKind } from "./channels/channel.js";
+export type { Channel, FeatureAnswerer, ListKind } from "./channels/index.js";
 export { type CallToolOptions, McpClient } from "./client.js";
-export type { ClientEvents } from "./events.js";
-export type { ClientExtension, ExtensionRequestHandler } from "./extension.js";
 export type {
+  ClientOptions,
+  CommonClientOptions,
+  HttpClientOptions,
+  StdioClientOptions,
+  TransportClientOptions,
+} from "./connect/index.js";
+export type {
+  ClientEvents,
+  ClientExtension,
   ClientFeatures,
   ElicitationHandler,
+  ExtensionRequestHandler,
   RootsHandler,
   SamplingHandler,
   ServerRequestContext,
-} from "./features.js";
-export { argumentsFromStrict, type LlmProvider, type LlmSchemaOptions, schemaForLlm } from "./llm-schema.js";
+} from "./features/index.js";
+export type { FieldRule, FieldTable } from "./multi/config-check.js";
+export type { EntrySchema } from "./multi/config-schema.js";
+export * from "./multi/index.js";
 export {
   type ClientConnectionInfo,
   type ClientMiddleware,
@@ -24,25 +34,17 @@ export {
   type ClientParamsOf,
   type ClientRequestTypes,
   type ClientResultOf,
-} from "./middleware.js";
-export type { FieldRule, FieldTable } from "./multi/config-check.js";
-export type { EntrySchema } from "./multi/config-schema.js";
-export * from "./multi/index.js";
-export type {
-  ClientOptions,
-  CommonClientOptions,
-  HttpClientOptions,
-  StdioClientOptions,
-  TransportClientOptions,
-} from "./options.js";
-export type { TaskChannel } from "./task.js";
-export { type TaskInfo, ToolTask } from "./task.js";
-export type { ClientTaskOptions } from "./task-receiver.js";
-export type { AgentTool, ToolInvokeOptions, ToolOutput } from "./tool.js";
+} from "./requests/index.js";
+export type { ClientTaskOptions, TaskChannel } from "./tasks/index.js";
+export { type TaskInfo, ToolTask } from "./tasks/index.js";
+export type { AgentTool, ToolInvokeOptions, ToolOutput } from "./tools/index.js";
 export {
   type AsToolsOptions,
+  argumentsFromStrict,
   asTools,
   DEFAULT_MAX_TOTAL_TIMEOUT,
+  type LlmProvider,
+  type LlmSchemaOptions,
   type LocalToolContext,
   type LocalToolDefinition,
   type LocalToolReturn,
@@ -50,8 +52,9 @@ export {
   type McpTool,
   type McpToolOptions,
   mcpTool,
+  schemaForLlm,
   type ToolCaller,
   ToolError,
+  ToolResult,
   toToolOutput,
-} from "./tool-adapter.js";
-export { ToolResult } from "./tool-result.js";
+} from "./tools/index.js";

@@ -1,6 +1,6 @@
 import type { DynamicStructuredTool, ToolRunnableConfig } from "@langchain/core/tools";
-import { type LlmProvider, schemaForLlm } from "../client/llm-schema.js";
-import type { AgentTool, ToolOutput } from "../client/tool.js";
+import { type LlmProvider, schemaForLlm } from "../client/tools/llm-schema.js";
+import type { AgentTool, ToolOutput } from "../client/tools/tool.js";
 import type { JsonSchema } from "../protocol/types/tools.js";
 import { importPeer } from "../util/optional-peer.js";
 

@@ -1,5 +1,5 @@
 import type { Attributes } from "@opentelemetry/api";
-import type { ClientMiddleware } from "../client/middleware.js";
+import type { ClientMiddleware } from "../client/requests/middleware.js";
 import type { Meta } from "../protocol/types/base.js";
 import { api } from "./api.js";
 import {

@@ -8,7 +8,7 @@
  * that same call rather than starting another, so the upstream runs the call once.
  */
 import type { MultiServerTool } from "../client/multi/router.js";
-import type { ToolResult } from "../client/tool-result.js";
+import type { ToolResult } from "../client/tools/tool-result.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { CallToolResult } from "../protocol/types/tools.js";
 import { digestArguments } from "./audit.js";

@@ -8,7 +8,7 @@
  * the front task.
  */
 import type { McpClient } from "../client/client.js";
-import type { ToolTask } from "../client/task.js";
+import type { ToolTask } from "../client/tasks/task.js";
 import { RELATED_TASK, type TaskStore } from "../extensions/tasks/index.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { CallToolResult } from "../protocol/types/tools.js";

@@ -1,4 +1,4 @@
-import type { ClientFeatures, ServerRequestContext } from "../client/features.js";
+import type { ClientFeatures, ServerRequestContext } from "../client/features/features.js";
 import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { Root } from "../protocol/types/client-features.js";
 import type { ClientCapabilities } from "../protocol/types/lifecycle.js";

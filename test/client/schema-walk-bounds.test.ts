@@ -3,7 +3,7 @@
  * element of a long array first: observed through a proxy that notes whether its keys were listed.
  */
 import { expect, it } from "vitest";
-import { schemaProblem } from "../../src/client/tool-schemas.js";
+import { schemaProblem } from "../../src/client/tools/tool-schemas.js";
 
 it("refuses a schema with a long array without listing the array's indices", () => {
   let listed = false;

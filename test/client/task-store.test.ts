@@ -1,6 +1,6 @@
 /** The client's store of the tasks it runs for its server (2025-11-25 client-side tasks). */
 import { describe, expect, it } from "vitest";
-import { ClientTaskStore } from "../../src/client/task-store.js";
+import { ClientTaskStore } from "../../src/client/tasks/task-store.js";
 
 describe("ClientTaskStore", () => {
   it("keeps at most maxTasks: the oldest ended task makes room, and with none a new one is refused", () => {

@@ -1,8 +1,8 @@
 /** `call <tool> [json] [--arg k=v …]`: call a tool and show its result. */
 import type { Command } from "commander";
 import type { McpClient } from "../../client/client.js";
-import type { TaskStatus, ToolTask } from "../../client/task.js";
-import type { ToolResult } from "../../client/tool-result.js";
+import type { TaskStatus, ToolTask } from "../../client/tasks/task.js";
+import type { ToolResult } from "../../client/tools/tool-result.js";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { Tool } from "../../protocol/types/tools.js";
 import {

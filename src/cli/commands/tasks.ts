@@ -1,6 +1,6 @@
 /** `tasks list|get|cancel [taskId]`: the tasks a server runs for this client. */
 import type { Command } from "commander";
-import type { TaskInfo } from "../../client/task.js";
+import type { TaskInfo } from "../../client/tasks/task.js";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import { type CliContext, clientCommand, print, printJson } from "../shared/command.js";
 import { describeError, Exit, UsageError } from "../shared/errors.js";

@@ -3,7 +3,7 @@
  * with enum choices and defaults); otherwise the request is declined with a note on stderr.
  */
 import { createInterface, type Interface } from "node:readline";
-import type { ElicitationHandler } from "../../client/features.js";
+import type { ElicitationHandler } from "../../client/features/features.js";
 import {
   contentProblems,
   type ElicitationSchema,

@@ -3,7 +3,7 @@
  * (`OTEL_EXPORTER_OTLP_ENDPOINT`) or to stderr (`--otel=console`). The OpenTelemetry packages load
  * only when asked for: `@opentelemetry/api` and `@opentelemetry/sdk-trace-base` must be installed.
  */
-import type { ClientMiddleware } from "../../client/middleware.js";
+import type { ClientMiddleware } from "../../client/requests/middleware.js";
 import type { ServerMiddleware } from "../../server/dispatch/middleware.js";
 import { isMissingPackage, MissingPeerError } from "../../util/optional-peer.js";
 import { UsageError } from "./errors.js";

@@ -2,8 +2,8 @@
 
 import { basename } from "node:path";
 import type { OAuthOptions } from "../../client/auth/options.js";
+import type { HttpClientOptions, StdioClientOptions } from "../../client/connect/options.js";
 import { expandServerConfig, type ServerConfig } from "../../client/multi/config.js";
-import type { HttpClientOptions, StdioClientOptions } from "../../client/options.js";
 import { McpError } from "../../jsonrpc/errors.js";
 import { type ProxyServerConfig, readProxyConfig } from "../../proxy/config.js";
 import { httpTransportOf } from "../../transports/kinds.js";

@@ -11,6 +11,15 @@ export type FeatureAnswerer = (
   signal: AbortSignal,
 ) => Promise<object>;
 
+/**
+ * Whether the server may send the client requests: only in a handshake session. Statelessly
+ * (2026-07-28) the server asks only through `inputRequests` in a result; a request it sends is
+ * answered as an unknown method, and nothing of the client is revealed.
+ */
+export interface ServerRequestGate {
+  open: boolean;
+}
+
 /** Lists whose changes a client can be told of. */
 export type ListKind = "tools" | "prompts" | "resources";
 

@@ -1,6 +1,6 @@
 import { httpTransportOf } from "../../transports/kinds.js";
 import type { OAuthOptions } from "../auth/options.js";
-import type { ClientOptions, CommonClientOptions, HttpClientOptions } from "../options.js";
+import type { ClientOptions, CommonClientOptions, HttpClientOptions } from "../connect/options.js";
 import type { ServerConfig } from "./config.js";
 import type { ReconnectPolicy } from "./reconnect.js";
 

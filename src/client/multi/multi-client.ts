@@ -2,8 +2,8 @@ import { Emitter } from "../../util/emitter.js";
 import type { OAuthOptions } from "../auth/options.js";
 import { MemoryTokenStore } from "../auth/store.js";
 import type { McpClient } from "../client.js";
-import type { CommonClientOptions } from "../options.js";
-import type { McpToolOptions } from "../tool-adapter.js";
+import type { CommonClientOptions } from "../connect/options.js";
+import type { McpToolOptions } from "../tools/tool-adapter.js";
 import {
   expandServerConfig,
   type McpServersConfig,

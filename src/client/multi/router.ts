@@ -1,5 +1,5 @@
 import type { Tool as McpToolDescription } from "../../protocol/types/tools.js";
-import { type McpTool, type McpToolOptions, mcpTool } from "../tool-adapter.js";
+import { type McpTool, type McpToolOptions, mcpTool } from "../tools/tool-adapter.js";
 import type { ServerConnection } from "./connection.js";
 import { assignToolNames, type CollisionPolicy } from "./naming.js";
 

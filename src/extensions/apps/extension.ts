@@ -1,4 +1,4 @@
-import type { ClientExtension } from "../../client/extension.js";
+import type { ClientExtension } from "../../client/features/extension.js";
 import type { ServerExtension } from "../../server/dispatch/extension.js";
 import type { RequestContext } from "../../server/sessions/context.js";
 import { UI_EXTENSION, UI_MIME_TYPE } from "./types.js";

@@ -1,7 +1,7 @@
-import { joinText } from "../protocol/features/content.js";
-import type { Meta } from "../protocol/types/base.js";
-import type { ContentBlock } from "../protocol/types/content.js";
-import type { CallToolResult } from "../protocol/types/tools.js";
+import { joinText } from "../../protocol/features/content.js";
+import type { Meta } from "../../protocol/types/base.js";
+import type { ContentBlock } from "../../protocol/types/content.js";
+import type { CallToolResult } from "../../protocol/types/tools.js";
 
 /**
  * The result of `tools/call`, as data: `isError` is a tool failure to show the model, not an

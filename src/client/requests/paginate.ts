@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 
 /** Fetches one page of a list method. */
 type PageFetcher = (method: string, cursor: string | undefined) => Promise<Record<string, unknown>>;

@@ -1,6 +1,6 @@
-import type { Meta, Progress } from "../protocol/types/base.js";
-import type { ContentBlock } from "../protocol/types/content.js";
-import type { JsonSchema } from "../protocol/types/tools.js";
+import type { Meta, Progress } from "../../protocol/types/base.js";
+import type { ContentBlock } from "../../protocol/types/content.js";
+import type { JsonSchema } from "../../protocol/types/tools.js";
 
 /** How a tool is invoked: cancellation and progress flow through to the MCP call. */
 export interface ToolInvokeOptions {

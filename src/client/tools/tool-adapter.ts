@@ -1,21 +1,25 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { RequestOptions } from "../protocol/engine/peer.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { RequestOptions } from "../../protocol/engine/peer.js";
 import {
   compileSchema,
   type InferOutput,
   type SchemaLike,
   type StandardSchemaV1,
-} from "../protocol/schema/index.js";
-import type { Progress } from "../protocol/types/base.js";
-import type { ContentBlock } from "../protocol/types/content.js";
-import type { JsonSchema, Tool as McpToolDescription } from "../protocol/types/tools.js";
-import type { McpClient } from "./client.js";
+} from "../../protocol/schema/index.js";
+import type { Progress } from "../../protocol/types/base.js";
+import type { ContentBlock } from "../../protocol/types/content.js";
+import type { JsonSchema, Tool as McpToolDescription } from "../../protocol/types/tools.js";
 import type { AgentTool, ToolInvokeOptions, ToolOutput } from "./tool.js";
 import { ToolResult } from "./tool-result.js";
 
 /** The one method an MCP tool needs: an `McpClient`, or a server of a `MultiServerClient`. */
 export interface ToolCaller {
   callTool(name: string, args: Record<string, unknown>, options?: RequestOptions): Promise<ToolResult>;
+}
+
+/** What `asTools` needs of a client: its tool listing, and calls. */
+export interface ToolLister extends ToolCaller {
+  listTools(): Promise<McpToolDescription[]>;
 }
 
 /** How an MCP tool behaves as an `AgentTool`. */
@@ -122,7 +126,7 @@ export function mcpTool(caller: ToolCaller, tool: McpToolDescription, options: M
  * Every tool of a server (all pages of `tools/list`) as `AgentTool`s. `client.asTools(options)` is this.
  * Options apply to every tool; `tools: { [mcpName]: { … } }` overrides them for one.
  */
-export async function asTools(client: McpClient, options: AsToolsOptions = {}): Promise<McpTool[]> {
+export async function asTools(client: ToolLister, options: AsToolsOptions = {}): Promise<McpTool[]> {
   const { tools: perTool = {}, ...defaults } = options;
   const listed = await client.listTools();
   return listed.map((tool) => mcpTool(client, tool, { ...defaults, ...perTool[tool.name] }));

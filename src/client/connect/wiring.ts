@@ -1,24 +1,19 @@
-import { Peer } from "../protocol/engine/peer.js";
-import type { ClientHandshakeOptions } from "../protocol/eras/handshake.js";
-import type { Transport } from "../protocol/transport.js";
-import type { ProgressNotificationParams } from "../protocol/types/base.js";
-import type { Root } from "../protocol/types/client-features.js";
-import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
-import type { JsonSchema } from "../protocol/types/tools.js";
-import { Emitter } from "../util/emitter.js";
-import { ResultCache } from "./cache.js";
-import { type ClientEvents, NOTIFICATION_EVENTS } from "./events.js";
-import { extensionCapabilities, installExtensions } from "./extension.js";
-import {
-  type FeatureAnswerer,
-  featureAnswerer,
-  featureCapabilities,
-  installFeatures,
-  type ServerRequestGate,
-} from "./features.js";
+import { Peer } from "../../protocol/engine/peer.js";
+import type { ClientHandshakeOptions } from "../../protocol/eras/handshake.js";
+import type { Transport } from "../../protocol/transport.js";
+import type { ProgressNotificationParams } from "../../protocol/types/base.js";
+import type { Root } from "../../protocol/types/client-features.js";
+import type { ClientCapabilities } from "../../protocol/types/lifecycle.js";
+import type { JsonSchema } from "../../protocol/types/tools.js";
+import { Emitter } from "../../util/emitter.js";
+import type { FeatureAnswerer, ServerRequestGate } from "../channels/channel.js";
+import { type ClientEvents, NOTIFICATION_EVENTS } from "../features/events.js";
+import { extensionCapabilities, installExtensions } from "../features/extension.js";
+import { featureAnswerer, featureCapabilities, installFeatures } from "../features/features.js";
+import { ResultCache } from "../requests/cache.js";
+import { TASKS_EXTENSION } from "../tasks/task.js";
+import { TaskReceiver } from "../tasks/task-receiver.js";
 import type { ClientOptions } from "./options.js";
-import { TASKS_EXTENSION } from "./task.js";
-import { TaskReceiver } from "./task-receiver.js";
 
 /** What a client is made of, gathered while connecting. */
 export interface ClientParts {

@@ -1,10 +1,10 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { RequestOptions } from "../protocol/engine/peer.js";
-import type { TaskStatus } from "../protocol/features/tasks.js";
-import type { TaskRules } from "../protocol/revisions/revision.js";
-import type { CallToolResult } from "../protocol/types/tools.js";
-import type { FeatureAnswerer } from "./channels/channel.js";
-import { ToolResult } from "./tool-result.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { RequestOptions } from "../../protocol/engine/peer.js";
+import type { TaskRules } from "../../protocol/revisions/revision.js";
+import type { CallToolResult } from "../../protocol/types/tools.js";
+import type { FeatureAnswerer } from "../channels/channel.js";
+import { ToolResult } from "../tools/tool-result.js";
+import type { TaskStatus } from "../../protocol/features/tasks.js";
 
 export { TASKS_EXTENSION, type TaskStatus } from "../protocol/features/tasks.js";
 

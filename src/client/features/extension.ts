@@ -1,7 +1,7 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { Peer } from "../protocol/engine/peer.js";
-import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
-import type { ServerRequestGate } from "./features.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { Peer } from "../../protocol/engine/peer.js";
+import type { ClientCapabilities } from "../../protocol/types/lifecycle.js";
+import type { ServerRequestGate } from "../channels/channel.js";
 
 /** Answers a request the server sends for an extension (handshake era). */
 export type ExtensionRequestHandler = (

@@ -1,5 +1,5 @@
-import type { ProgressNotificationParams } from "../protocol/types/base.js";
-import type { LoggingMessageNotificationParams } from "../protocol/types/client-features.js";
+import type { ProgressNotificationParams } from "../../protocol/types/base.js";
+import type { LoggingMessageNotificationParams } from "../../protocol/types/client-features.js";
 
 /** Every server notification a client can listen to with `client.on(...)`. */
 export interface ClientEvents {

@@ -1,19 +1,19 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import { clientHandshake, DEFAULT_HANDSHAKE_TIMEOUT } from "../protocol/eras/handshake.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import { clientHandshake, DEFAULT_HANDSHAKE_TIMEOUT } from "../../protocol/eras/handshake.js";
 import {
   MODERN_VERSIONS,
   type Revision,
   revisionOf,
   SUPPORTED_VERSIONS,
-} from "../protocol/revisions/index.js";
-import type { Transport } from "../protocol/transport.js";
-import { StdioClientTransport } from "../transports/stdio/client.js";
-import { VERSION as version } from "../version.js";
-import { isOAuthError } from "./auth/errors.js";
-import type { Channel } from "./channels/channel.js";
-import { LegacyChannel } from "./channels/legacy.js";
-import { ModernChannel } from "./channels/modern.js";
-import { discover, mirroredParams } from "./channels/stateless.js";
+} from "../../protocol/revisions/index.js";
+import type { Transport } from "../../protocol/transport.js";
+import { StdioClientTransport } from "../../transports/stdio/client.js";
+import { VERSION as version } from "../../version.js";
+import { isOAuthError } from "../auth/errors.js";
+import type { Channel } from "../channels/channel.js";
+import { LegacyChannel } from "../channels/legacy.js";
+import { ModernChannel } from "../channels/modern.js";
+import { discover, mirroredParams } from "../channels/stateless.js";
 import { httpTransports, oauthSession, shouldFallBack } from "./connect-http.js";
 import type { ClientOptions } from "./options.js";
 import { type ClientParts, wireClient } from "./wiring.js";

@@ -1,17 +1,17 @@
-import type { RequestOptions } from "../protocol/engine/outgoing.js";
-import type { Era } from "../protocol/revisions/revision.js";
-import type { Transport } from "../protocol/transport.js";
-import type { Implementation, Meta, PaginatedRequestParams } from "../protocol/types/base.js";
-import type { CompleteRequestParams, CompleteResult } from "../protocol/types/completion.js";
-import type { GetPromptResult, ListPromptsResult } from "../protocol/types/prompts.js";
+import type { RequestOptions } from "../../protocol/engine/outgoing.js";
+import type { Era } from "../../protocol/revisions/revision.js";
+import type { Transport } from "../../protocol/transport.js";
+import type { Implementation, Meta, PaginatedRequestParams } from "../../protocol/types/base.js";
+import type { CompleteRequestParams, CompleteResult } from "../../protocol/types/completion.js";
+import type { GetPromptResult, ListPromptsResult } from "../../protocol/types/prompts.js";
 import type {
   ListResourcesResult,
   ListResourceTemplatesResult,
   ReadResourceResult,
-} from "../protocol/types/resources.js";
-import type { CallToolRequestParams, CallToolResult, ListToolsResult } from "../protocol/types/tools.js";
-import { compose, type Link, MiddlewareStack } from "../util/middleware.js";
-import type { Channel } from "./channels/channel.js";
+} from "../../protocol/types/resources.js";
+import type { CallToolRequestParams, CallToolResult, ListToolsResult } from "../../protocol/types/tools.js";
+import { compose, type Link, MiddlewareStack } from "../../util/middleware.js";
+import type { Channel } from "../channels/channel.js";
 
 /** The params and result of the requests a client sends, for typed per-method middleware. */
 export interface ClientRequestTypes {

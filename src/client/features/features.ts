@@ -1,16 +1,20 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { Peer } from "../protocol/engine/peer.js";
-import { applyDefaults, contentProblems, type ElicitationSchema } from "../protocol/features/elicitation.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { Peer } from "../../protocol/engine/peer.js";
+import {
+  applyDefaults,
+  contentProblems,
+  type ElicitationSchema,
+} from "../../protocol/features/elicitation.js";
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestParams,
   ElicitResult,
   Root,
-} from "../protocol/types/client-features.js";
-import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
-import type { FeatureAnswerer } from "./channels/channel.js";
-import { TaskReceiver } from "./task-receiver.js";
+} from "../../protocol/types/client-features.js";
+import type { ClientCapabilities } from "../../protocol/types/lifecycle.js";
+import type { FeatureAnswerer, ServerRequestGate } from "../channels/channel.js";
+import { TaskReceiver } from "../tasks/task-receiver.js";
 
 /** What a handler of a server request gets besides the params. */
 export interface ServerRequestContext {
@@ -101,15 +105,6 @@ export function featureAnswerer(features: ClientFeatures, roots: () => Root[]): 
 }
 
 /**
- * Whether the server may send the client requests: only in a handshake session. Statelessly
- * (2026-07-28) the server asks only through `inputRequests` in a result; a request it sends is
- * answered as an unknown method, and nothing of the client is revealed.
- */
-export interface ServerRequestGate {
-  open: boolean;
-}
-
-/**
  * Installs the handlers for the server's requests on a client's engine, answering while `gate` is
  * open; with `tasks`, a request the server sends as a task runs as one.
  */
@@ -149,5 +144,3 @@ function checkedFormResult(schema: ElicitationSchema, result: ElicitResult): Eli
   }
   return { ...result, content };
 }
-
-export type { FeatureAnswerer } from "./channels/channel.js";

@@ -1,5 +1,5 @@
-import type { Tool } from "../protocol/types/tools.js";
-import { SCHEMA_BOUNDS, tooDeep, tooManyNodes } from "../util/json-bounds.js";
+import type { Tool } from "../../protocol/types/tools.js";
+import { SCHEMA_BOUNDS, tooDeep, tooManyNodes } from "../../util/json-bounds.js";
 import { resolvePointer } from "./schema-inline.js";
 
 /** Keywords whose values are data, not schemas: a `$ref` key inside them is no reference. */

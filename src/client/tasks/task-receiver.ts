@@ -1,8 +1,8 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
-import type { Peer } from "../protocol/engine/peer.js";
-import type { ClientCapabilities } from "../protocol/types/lifecycle.js";
-import { isoTime } from "../util/iso-time.js";
-import type { FeatureAnswerer, ServerRequestGate } from "./features.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { Peer } from "../../protocol/engine/peer.js";
+import type { ClientCapabilities } from "../../protocol/types/lifecycle.js";
+import { isoTime } from "../../util/iso-time.js";
+import type { FeatureAnswerer, ServerRequestGate } from "../channels/channel.js";
 import type { TaskStatus } from "./task.js";
 import { type ClientTask, ClientTaskStore, terminal } from "./task-store.js";
 

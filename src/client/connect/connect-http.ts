@@ -1,8 +1,8 @@
-import { McpError } from "../jsonrpc/errors.js";
-import type { Transport } from "../protocol/transport.js";
-import type { HttpAuthorizer } from "../transports/http/shared/authorizer.js";
-import type { HttpTransportKind } from "../transports/kinds.js";
-import type { OAuthSession } from "./auth/session.js";
+import { McpError } from "../../jsonrpc/errors.js";
+import type { Transport } from "../../protocol/transport.js";
+import type { HttpAuthorizer } from "../../transports/http/shared/authorizer.js";
+import type { OAuthSession } from "../auth/session.js";
+import type { HttpTransportKind } from "../../transports/kinds.js";
 import type { HttpClientOptions } from "./options.js";
 
 /** A failure that means "this server has no Streamable HTTP endpoint here": a 4xx answer. */
@@ -22,11 +22,11 @@ export async function httpTransports(
 ): Promise<(() => Promise<Transport>)[]> {
   const { url, headers, fetch, reconnect, endpointTimeout, maxMessageBytes } = options;
   const streamable = async () => {
-    const { StreamableHttpClientTransport } = await import("../transports/http/client/transport.js");
+    const { StreamableHttpClientTransport } = await import("../../transports/http/client/transport.js");
     return new StreamableHttpClientTransport({ url, headers, fetch, reconnect, authorizer, maxMessageBytes });
   };
   const sse = async () => {
-    const { SseClientTransport } = await import("../transports/legacy-sse/client.js");
+    const { SseClientTransport } = await import("../../transports/legacy-sse/client.js");
     return new SseClientTransport({ url, headers, fetch, endpointTimeout });
   };
   const kinds: Record<HttpTransportKind, () => Promise<Transport>> = { "streamable-http": streamable, sse };
@@ -37,7 +37,7 @@ export async function httpTransports(
 export async function oauthSession(options: HttpClientOptions): Promise<OAuthSession | undefined> {
   const auth = options.auth;
   if (auth === undefined) return undefined;
-  const { OAuthSession } = await import("./auth/session.js");
+  const { OAuthSession } = await import("../auth/session.js");
   return auth instanceof OAuthSession ? auth : new OAuthSession(options.url, auth, { fetch: options.fetch });
 }
 

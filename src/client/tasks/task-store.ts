@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
+import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { TaskStatus } from "./task.js";
 
 /** A task the client runs for the server (2025-11-25 client-side tasks). */

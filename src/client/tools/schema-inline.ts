@@ -1,5 +1,5 @@
-import type { JsonSchema } from "../protocol/types/tools.js";
-import { boundsProblem, SCHEMA_BOUNDS } from "../util/json-bounds.js";
+import type { JsonSchema } from "../../protocol/types/tools.js";
+import { boundsProblem, SCHEMA_BOUNDS } from "../../util/json-bounds.js";
 
 /** One JSON Schema object. */
 export type Node = Record<string, unknown>;

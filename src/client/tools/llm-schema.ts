@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../protocol/types/tools.js";
+import type { JsonSchema } from "../../protocol/types/tools.js";
 import { inlined, isNode, mapChildren, type Node, words } from "./schema-inline.js";
 
 /** Whose function-calling API a schema is prepared for. */

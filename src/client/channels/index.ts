@@ -1,0 +1,1 @@
+export type { Channel, FeatureAnswerer, ListKind } from "./channel.js";

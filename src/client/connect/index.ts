@@ -1,0 +1,7 @@
+export type {
+  ClientOptions,
+  CommonClientOptions,
+  HttpClientOptions,
+  StdioClientOptions,
+  TransportClientOptions,
+} from "./options.js";

@@ -1,0 +1,2 @@
+export { TASKS_EXTENSION, type TaskChannel, type TaskInfo, type TaskStatus, ToolTask } from "./task.js";
+export type { ClientTaskOptions } from "./task-receiver.js";

@@ -1,0 +1,18 @@
+export { argumentsFromStrict, type LlmProvider, type LlmSchemaOptions, schemaForLlm } from "./llm-schema.js";
+export type { AgentTool, Tool, ToolInvokeOptions, ToolOutput } from "./tool.js";
+export {
+  type AsToolsOptions,
+  asTools,
+  DEFAULT_MAX_TOTAL_TIMEOUT,
+  type LocalToolContext,
+  type LocalToolDefinition,
+  type LocalToolReturn,
+  localTool,
+  type McpTool,
+  type McpToolOptions,
+  mcpTool,
+  type ToolCaller,
+  ToolError,
+  toToolOutput,
+} from "./tool-adapter.js";
+export { ToolResult } from "./tool-result.js";
