@@ -1,4 +1,3 @@
-import { ErrorCode, McpError } from "../jsonrpc/errors.js";
 import type { Peer, RequestOptions } from "../protocol/engine/peer.js";
 import { extensionSettings } from "../protocol/extensions.js";
 import { type Revision, revisionOf } from "../protocol/revisions/index.js";
@@ -9,36 +8,23 @@ import type { CompleteReference, CompleteResult } from "../protocol/types/comple
 import type { InitializeResult, ServerCapabilities } from "../protocol/types/lifecycle.js";
 import type { GetPromptResult, Prompt } from "../protocol/types/prompts.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../protocol/types/resources.js";
-import type { CallToolResult, JsonSchema, Tool } from "../protocol/types/tools.js";
+import type { Tool } from "../protocol/types/tools.js";
 import type { Emitter } from "../util/emitter.js";
 import { type MethodSelector, useArguments } from "../util/middleware.js";
-import type { Channel, FeatureAnswerer, ListKind } from "./channels/channel.js";
+import type { Channel } from "./channels/channel.js";
 import { type Connected, connect } from "./connect/connect.js";
 import type { ClientOptions } from "./connect/options.js";
-import type { ClientEvents } from "./features/events.js";
-import { ResultCache } from "./requests/cache.js";
+import { type ClientEvents, LIST_EVENTS } from "./features/events.js";
 import { type ClientMiddleware, ClientMiddlewares } from "./requests/middleware.js";
-import { allPages } from "./requests/paginate.js";
-import { createdTask, type TaskChannel, type TaskInfo, ToolTask } from "./tasks/task.js";
+import { CachedReads, requireCapability } from "./requests/reads.js";
+import type { TaskInfo, ToolTask } from "./tasks/task.js";
+import { type CallToolOptions, ToolTasks } from "./tasks/tool-tasks.js";
+import { ListedTools } from "./tools/listed-tools.js";
 import { type AsToolsOptions, asTools, type McpTool } from "./tools/tool-adapter.js";
-import { ToolResult } from "./tools/tool-result.js";
+import type { ToolResult } from "./tools/tool-result.js";
 import { usableSchemas } from "./tools/tool-schemas.js";
 
 const same = <T>(value: T): T => value;
-
-/** Options of `callTool`: a request's, and whether to get the task's handle. */
-export interface CallToolOptions extends RequestOptions {
-  /** Give the task's handle (`ToolTask`) rather than wait for its result; `{ ttl }` asks a 2025-11-25 server to keep it that long. */
-  task?: boolean | { ttl?: number };
-}
-const toToolResult = (result: CallToolResult): ToolResult => new ToolResult(result);
-
-/** Events that need the server to announce a list's changes, and the list. */
-const LIST_EVENTS: Record<string, ListKind> = {
-  toolsListChanged: "tools",
-  promptsListChanged: "prompts",
-  resourcesListChanged: "resources",
-};
 
 /**
  * An MCP client connected to one server. `McpClient.connect` spawns or reaches the server and
@@ -61,40 +47,26 @@ export class McpClient {
   /** The JSON-RPC engine, for methods this class has no wrapper for. */
   readonly peer: Peer;
   readonly transport: Transport;
-  private readonly toolSchemas: Map<string, JsonSchema>;
-  private readonly safeToRepeat: Set<string>;
-  /** List and read results kept for the `ttlMs` the server gave. */
-  private readonly cache: ResultCache;
+  /** What the client keeps of the tools as last listed. */
+  private readonly tools: ListedTools;
+  /** List and read results, kept for the `ttlMs` the server gave. */
+  private readonly reads: CachedReads;
   /** Made by the first `use`. */
   private middlewares: ClientMiddlewares | undefined;
-  /** `execution.taskSupport` of the tools as last listed: in sessions, who is called as a task. */
-  private readonly taskSupport = new Map<string, string>();
-  /** What tasks are polled through: the client's requests, and its answers to input requests. */
-  private readonly tasks: TaskChannel;
+  /** Which calls run as tasks, and their handles. */
+  private readonly tasks: ToolTasks;
 
   private constructor({ parts, channel }: Connected) {
     this.peer = parts.peer;
     this.transport = parts.transport;
     this.events = parts.events;
     this.rootsState = parts.rootsState;
-    this.toolSchemas = parts.toolSchemas;
-    this.safeToRepeat = parts.safeToRepeat;
-    this.cache = parts.cache;
     this.channel = channel;
-    const answer: FeatureAnswerer = parts.answer;
-    this.tasks = {
-      get rules() {
-        return channel.revision.tasks;
-      },
-      request: (method, params, options) => this.request(method, params, options),
-      answer,
-      ...(channel.watchTask
-        ? {
-            watch: (taskId: string, listener: (task: Record<string, unknown>) => void) =>
-              channel.watchTask!(taskId, listener),
-          }
-        : {}),
-    };
+    this.tools = new ListedTools(parts.toolSchemas, parts.safeToRepeat);
+    const request = <T>(method: string, params?: Record<string, unknown>, options?: RequestOptions) =>
+      this.request<T>(method, params, options);
+    this.reads = new CachedReads(parts.cache, request);
+    this.tasks = new ToolTasks(channel, request, parts.answer, this.tools.taskSupport);
   }
 
   /** What the server said of itself, at the handshake or in discovery. */
@@ -169,7 +141,7 @@ export class McpClient {
   /** Listens to a server notification or the end of the connection; returns the unsubscriber. */
   on<K extends keyof ClientEvents>(event: K, listener: (value: ClientEvents[K]) => void): () => void {
     // Statelessly, change notifications come only on a subscriptions/listen stream: open it on demand.
-    const kind = LIST_EVENTS[event as string];
+    const kind = LIST_EVENTS[event];
     if (kind && this.capabilities[kind]?.listChanged) this.channel.listen(kind);
     return this.events.on(event, listener);
   }
@@ -185,17 +157,7 @@ export class McpClient {
     params?: Record<string, unknown>,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.send<T, T>(method, params, options, same);
-  }
-
-  /** A request whose result goes through `map` in the step that takes the answer. */
-  private send<T, R>(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options: RequestOptions | undefined,
-    map: (result: T) => R,
-  ): Promise<R> {
-    return this.channel.send(method, params, options, map);
+    return this.channel.send<T, T>(method, params, options, same);
   }
 
   /** Checks the server is alive. */
@@ -205,20 +167,14 @@ export class McpClient {
 
   /** One page of `tools/list`. */
   listToolsPage(cursor?: string, options?: RequestOptions): Promise<{ tools: Tool[]; nextCursor?: string }> {
-    return this.page("tools/list", cursor, options);
+    return this.reads.page("tools/list", cursor, options);
   }
 
   /** Every tool the server offers, following every page. */
   async listTools(options?: RequestOptions): Promise<Tool[]> {
     const warn = (message: string) => this.events.emit("warning", message);
-    const tools = usableSchemas(await this.all<Tool>("tools/list", "tools", options), warn);
-    for (const tool of tools) {
-      this.toolSchemas.set(tool.name, tool.inputSchema);
-      const { readOnlyHint, idempotentHint } = tool.annotations ?? {};
-      if (readOnlyHint === true || idempotentHint === true) this.safeToRepeat.add(tool.name);
-      else this.safeToRepeat.delete(tool.name);
-      this.taskSupport.set(tool.name, tool.execution?.taskSupport ?? "forbidden");
-    }
+    const tools = usableSchemas(await this.reads.all<Tool>("tools/list", "tools", options), warn);
+    this.tools.take(tools);
     return this.channel.usableTools(tools, warn);
   }
 
@@ -243,55 +199,20 @@ export class McpClient {
     args: Record<string, unknown> = {},
     options?: CallToolOptions,
   ): Promise<ToolResult | ToolTask> {
-    const asked = options?.task;
-    const params = this.channel.toolCallParams(name, args);
-    // In a session a tool runs as a task only when asked to (unless listed as never one); one
-    // listed as needing it is asked for.
-    if (this.channel.revision.tasks?.requestedByClient && this.capabilities.tasks !== undefined) {
-      const support = this.taskSupport.get(name);
-      if (support === "required" || (asked && support !== "forbidden")) {
-        params.task = typeof asked === "object" ? { ...asked } : {};
-      }
-    }
-    // Copied without `task` only when there is one: most calls pass their options on as they are.
-    let requestOptions: RequestOptions | undefined = options;
-    if (options?.task !== undefined) {
-      const { task: _task, ...rest } = options;
-      requestOptions = rest;
-    }
-    // A promise the map returns (a task's result) is adopted by the one `send` returns.
-    return this.send("tools/call", params, requestOptions, (result: CallToolResult) => {
-      const created = createdTask(result as Record<string, unknown>);
-      if (!created) return asked ? ToolTask.settled(this.tasks, result) : toToolResult(result);
-      const task = new ToolTask(this.tasks, created, requestOptions);
-      return asked ? task : task.result();
-    }) as Promise<ToolResult | ToolTask>;
+    return this.tasks.call(name, this.channel.toolCallParams(name, args), options, this.capabilities);
   }
 
   /** A handle for a task of this server by its id, as another client or an earlier run made it. */
   task(taskId: string, options?: RequestOptions): Promise<ToolTask> {
-    return ToolTask.attach(this.tasks, taskId, options);
+    return this.tasks.attach(taskId, options);
   }
 
   /**
    * Every task the server lists for this client (`tasks/list`, following every page; 2025-11-25
    * sessions: the stateless tasks extension has no listing).
    */
-  async listTasks(options?: RequestOptions): Promise<TaskInfo[]> {
-    const { tasks: rules, version } = this.channel.revision;
-    if (rules && !rules.listing) {
-      throw new McpError(
-        ErrorCode.MethodNotFound,
-        `The tasks extension of protocol ${version} has no tasks/list`,
-      );
-    }
-    this.require(this.capabilities.tasks, "tasks (tasks.list)");
-    const tasks = await allPages<Record<string, unknown>>(
-      (method, cursor) => this.request(method, cursor === undefined ? undefined : { cursor }, options),
-      "tasks/list",
-      "tasks",
-    );
-    return tasks.map((task) => createdTask({ task }) as TaskInfo);
+  listTasks(options?: RequestOptions): Promise<TaskInfo[]> {
+    return this.tasks.list(this.capabilities, options);
   }
 
   /** Every tool of the server (all pages of tools/list) as `Tool`s for an agent. */
@@ -301,33 +222,33 @@ export class McpClient {
 
   /** Every resource the server lists, following every page. */
   listResources(options?: RequestOptions): Promise<Resource[]> {
-    return this.all("resources/list", "resources", options);
+    return this.reads.all("resources/list", "resources", options);
   }
 
   /** Every resource template, following every page. */
   listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
-    return this.all("resources/templates/list", "resourceTemplates", options);
+    return this.reads.all("resources/templates/list", "resourceTemplates", options);
   }
 
   /** Reads a resource: text contents carry `text`, binary ones base64 `blob`. */
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.cached<ReadResourceResult>("resources/read", { uri }, options);
+    return this.reads.get<ReadResourceResult>("resources/read", { uri }, options);
   }
 
   /** Asks for `resourceUpdated` events when `uri` changes. */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    this.require(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
+    requireCapability(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
     await this.channel.subscribe(uri, options);
   }
 
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    this.require(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
+    requireCapability(this.capabilities.resources?.subscribe, "resource subscriptions (resources.subscribe)");
     await this.channel.unsubscribe(uri, options);
   }
 
   /** Every prompt, following every page. */
   listPrompts(options?: RequestOptions): Promise<Prompt[]> {
-    return this.all("prompts/list", "prompts", options);
+    return this.reads.all("prompts/list", "prompts", options);
   }
 
   /** Gets a prompt's messages for the given (string) arguments. */
@@ -347,7 +268,7 @@ export class McpClient {
     options?: RequestOptions,
   ): Promise<CompleteResult["completion"]> {
     // completion/complete is older than the capability that declares it.
-    if (this.revision.completionsCapability) this.require(this.capabilities.completions, "completions");
+    if (this.revision.completionsCapability) requireCapability(this.capabilities.completions, "completions");
     const params: Record<string, unknown> = { ref, argument };
     if (context) params.context = { arguments: context };
     const result = await this.request<CompleteResult>("completion/complete", params, options);
@@ -356,7 +277,7 @@ export class McpClient {
 
   /** Asks the server to send log messages at `level` and above. */
   async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
-    this.require(this.capabilities.logging, "logging");
+    requireCapability(this.capabilities.logging, "logging");
     await this.channel.setLogLevel(level, options);
   }
 
@@ -370,31 +291,5 @@ export class McpClient {
   close(): Promise<void> {
     this.channel.close();
     return this.peer.close();
-  }
-
-  private require(capability: unknown, what: string): void {
-    if (!capability) throw new McpError(ErrorCode.MethodNotFound, `The server does not offer ${what}`);
-  }
-
-  private page<T>(method: string, cursor: string | undefined, options?: RequestOptions): Promise<T> {
-    return this.cached<T>(method, cursor === undefined ? undefined : { cursor }, options);
-  }
-
-  /** A cacheable request: answered from the cache while the server's `ttlMs` lasts. */
-  private async cached<T>(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options?: RequestOptions,
-  ): Promise<T> {
-    const key = ResultCache.key(method, params);
-    const hit = this.cache.get(key);
-    if (hit) return hit as T;
-    const result = await this.request<Record<string, unknown>>(method, params, options);
-    this.cache.put(key, result);
-    return result as T;
-  }
-
-  private all<T>(method: string, key: string, options?: RequestOptions): Promise<T[]> {
-    return allPages<T>((m, cursor) => this.page(m, cursor, options), method, key);
   }
 }

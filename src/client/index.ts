@@ -6,7 +6,7 @@ export {
 } from "../transports/http/shared/client-errors.js";
 export type { HttpTransportKind, HttpTransportName } from "../transports/kinds.js";
 export type { Channel, FeatureAnswerer, ListKind } from "./channels/index.js";
-export { type CallToolOptions, McpClient } from "./client.js";
+export { McpClient } from "./client.js";
 export type {
   ClientOptions,
   CommonClientOptions,
@@ -35,7 +35,7 @@ export {
   type ClientRequestTypes,
   type ClientResultOf,
 } from "./requests/index.js";
-export type { ClientTaskOptions, TaskChannel } from "./tasks/index.js";
+export type { CallToolOptions, ClientTaskOptions, TaskChannel } from "./tasks/index.js";
 export { type TaskInfo, ToolTask } from "./tasks/index.js";
 export type { AgentTool, ToolInvokeOptions, ToolOutput } from "./tools/index.js";
 export {

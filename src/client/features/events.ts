@@ -1,5 +1,6 @@
 import type { ProgressNotificationParams } from "../../protocol/types/base.js";
 import type { LoggingMessageNotificationParams } from "../../protocol/types/client-features.js";
+import type { ListKind } from "../channels/channel.js";
 
 /** Every server notification a client can listen to with `client.on(...)`. */
 export interface ClientEvents {
@@ -34,4 +35,11 @@ export const NOTIFICATION_EVENTS: Record<string, keyof ClientEvents> = {
   "notifications/resources/updated": "resourceUpdated",
   "notifications/message": "log",
   "notifications/elicitation/complete": "elicitationComplete",
+};
+
+/** Events that need the server to announce a list's changes, and the list. */
+export const LIST_EVENTS: Partial<Record<keyof ClientEvents, ListKind>> = {
+  toolsListChanged: "tools",
+  promptsListChanged: "prompts",
+  resourcesListChanged: "resources",
 };
