@@ -1,4 +1,5 @@
-export { argumentsFromStrict, type LlmProvider, type LlmSchemaOptions, schemaForLlm } from "./llm-schema.js";
+export { type LlmProvider, type LlmSchemaOptions, schemaForLlm } from "./llm-schema.js";
+export { argumentsFromStrict } from "./llm-schema-strict.js";
 export type { AgentTool, Tool, ToolInvokeOptions, ToolOutput } from "./tool.js";
 export {
   type AsToolsOptions,
