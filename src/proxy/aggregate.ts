@@ -2,8 +2,9 @@
  * An aggregate: the servers of an `mcpServers` config served as one, each tool named
  * `server__tool` (MultiServerClient's naming), each prompt `server__prompt`; resources keep their URIs.
  */
-import { MultiServerClient, MultiServerConnectError } from "../client/multi/multi-client.js";
+import { MultiServerClient } from "../client/multi/multi-client.js";
 import { assignToolNames } from "../client/multi/naming.js";
+import { MultiServerConnectError } from "../client/multi/options.js";
 import type { ServerInfo } from "../server/server.js";
 import { VERSION as version } from "../version.js";
 import { checkProxyConfig, type ProxyConfig, readProxyConfig } from "./config.js";

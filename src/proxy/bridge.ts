@@ -4,7 +4,8 @@
  */
 import type { ServerConfig } from "../client/multi/config.js";
 import { checkServerEntry } from "../client/multi/config-schema.js";
-import { MultiServerClient, MultiServerConnectError } from "../client/multi/multi-client.js";
+import { MultiServerClient } from "../client/multi/multi-client.js";
+import { MultiServerConnectError } from "../client/multi/options.js";
 import type { ServerInfo } from "../server/server.js";
 import { PROXY_ENTRY } from "./config.js";
 import { checkToolLists, type ToolLists, ToolPolicy } from "./filter.js";

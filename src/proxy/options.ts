@@ -1,7 +1,7 @@
 /** Options every proxy takes, whichever upstreams it serves. */
 
 import type { CommonClientOptions, HttpClientOptions } from "../client/connect/options.js";
-import type { MultiServerOptions } from "../client/multi/multi-client.js";
+import type { MultiServerOptions } from "../client/multi/options.js";
 import type { ReconnectPolicy } from "../client/multi/reconnect.js";
 import type { ServerInfo, ServerOptions } from "../server/server.js";
 import type { StdioServerParameters } from "../transports/stdio/client.js";

@@ -1,5 +1,6 @@
 /** `createProxyServer`: an `McpServer` whose tools, resources and prompts are those of other servers. */
-import type { MultiServerClient, ServerFailure } from "../client/multi/multi-client.js";
+import type { MultiServerClient } from "../client/multi/multi-client.js";
+import type { ServerFailure } from "../client/multi/options.js";
 import { placed } from "../server/dispatch/order.js";
 import { McpServer, type ServerInfo, type ServerOptions } from "../server/server.js";
 import { AccessPolicy } from "./access.js";

@@ -1,8 +1,10 @@
 import { httpTransportOf } from "../../transports/kinds.js";
 import type { OAuthOptions } from "../auth/options.js";
+import { MemoryTokenStore } from "../auth/store.js";
 import type { ClientOptions, CommonClientOptions, HttpClientOptions } from "../connect/options.js";
-import type { ServerConfig } from "./config.js";
-import type { ReconnectPolicy } from "./reconnect.js";
+import { expandServerConfig, type ServerConfig } from "./config.js";
+import type { MultiServerOptions } from "./options.js";
+import { DEFAULT_RECONNECT, type ReconnectPolicy } from "./reconnect.js";
 
 /** What every connection of one `MultiServerClient` shares. */
 export interface ConnectionSettings {
@@ -59,4 +61,32 @@ export function clientOptionsFor(
   const transport = config.transport ?? config.type;
   if (transport) http.transport = httpTransportOf(transport);
   return http;
+}
+
+/** The settings a `MultiServerClient`'s connections share, from its options. */
+export function connectionSettings(options: MultiServerOptions): ConnectionSettings {
+  const { env, configFile } = options;
+  return {
+    connectTimeout: options.connectTimeout ?? 30_000,
+    timeout: options.timeout,
+    reconnect:
+      options.reconnect === false ? (false as const) : { ...DEFAULT_RECONNECT, ...options.reconnect },
+    clientOptions: options.clientOptions,
+    onStderr: options.onStderr,
+    auth: authFor(options.auth),
+    requestHeaders: options.requestHeaders,
+    prepare:
+      env || configFile
+        ? (name: string, server: ServerConfig) => expandServerConfig(name, server, { env, file: configFile })
+        : undefined,
+  };
+}
+
+/** Each server's OAuth options, with one memory store shared by all unless they name one. */
+function authFor(given: MultiServerOptions["auth"]) {
+  const store = new MemoryTokenStore();
+  return (server: string) => {
+    const options = (typeof given === "function" ? given(server) : given) ?? {};
+    return { ...options, store: options.store ?? store };
+  };
 }

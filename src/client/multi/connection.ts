@@ -2,27 +2,14 @@ import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { RequestOptions } from "../../protocol/engine/peer.js";
 import type { Tool as McpToolDescription } from "../../protocol/types/tools.js";
 import { isSessionExpired } from "../../transports/http/shared/client-errors.js";
-import { McpClient } from "../client.js";
+import type { McpClient } from "../client.js";
 import type { ToolCaller } from "../tools/tool-adapter.js";
 import type { ToolResult } from "../tools/tool-result.js";
-import { type ConnectionSettings, clientOptionsFor } from "./client-options.js";
+import type { ConnectionSettings } from "./client-options.js";
 import type { ServerConfig } from "./config.js";
+import { closedError, openClient } from "./open.js";
+import type { ServerHealth, ServerState } from "./options.js";
 import { retryDelays } from "./reconnect.js";
-
-/** Where a server stands. */
-export type ServerState = "connecting" | "connected" | "reconnecting" | "failed" | "closed";
-
-/** One server's health, as `MultiServerClient.health()` reports it. */
-export interface ServerHealth {
-  state: ServerState;
-  transport: "stdio" | "http";
-  /** Why it last failed or lost its connection; kept after a successful reconnect. */
-  lastError?: Error;
-  /** How many tools it offers (the last list, while reconnecting). */
-  tools: number;
-  /** How many times it was reconnected. */
-  reconnects: number;
-}
 
 /** What a connection tells its owner. */
 interface ConnectionEvents {
@@ -31,9 +18,6 @@ interface ConnectionEvents {
   /** The client worked around something, such as a tool left out for its schema. */
   warning(message: string): void;
 }
-
-const closedError = (name: string) =>
-  new McpError(ErrorCode.ConnectionClosed, `The connection to server "${name}" is closed`);
 
 /**
  * Whether a failed HTTP request means the connection is gone. A closed connection or a session the
@@ -193,36 +177,12 @@ export class ServerConnection implements ToolCaller {
   }
 
   private async connect(): Promise<McpClient> {
-    const { connectTimeout } = this.settings;
-    const config = this.settings.prepare ? this.settings.prepare(this.name, this.config) : this.config;
-    const attempt = McpClient.connect(clientOptionsFor(this.name, config, this.settings));
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`server "${this.name}" did not connect within ${connectTimeout} ms`)),
-        connectTimeout,
-      );
+    const { client, tools } = await openClient(this.name, this.config, this.settings, {
+      track: (promise) => this.track(promise),
+      closed: () => this.closed,
+      warning: (message) => this.events.warning(message),
     });
-    let client: McpClient;
-    try {
-      client = await Promise.race([attempt, timeout]);
-    } catch (error) {
-      // A connect that finishes after its timeout must not leave a server running.
-      this.track(attempt.then((late) => late.close()).catch(() => {}));
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
-    client.on("warning", (message) => this.events.warning(message));
-    try {
-      if (this.closed) throw closedError(this.name);
-      const tools = await client.listTools({ timeout: connectTimeout });
-      if (this.closed) throw closedError(this.name);
-      this.tools = tools;
-    } catch (error) {
-      await client.close().catch(() => {});
-      throw error;
-    }
+    this.tools = tools;
     this.current = client;
     client.on("close", (error) => {
       if (client === this.current && !this.closed) this.lost(error ?? new Error("the connection closed"));

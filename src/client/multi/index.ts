@@ -9,17 +9,7 @@ export {
   type StdioServerConfig,
 } from "./config.js";
 export { ConfigError, type ConfigLocation, type ConfigWarning } from "./config-error.js";
-export type { ServerHealth, ServerState } from "./connection.js";
-export {
-  MultiServerClient,
-  MultiServerConnectError,
-  type MultiServerEvents,
-  type MultiServerFileOptions,
-  type MultiServerListeners,
-  type MultiServerOptions,
-  type ServerFailure,
-  type SkippedServer,
-} from "./multi-client.js";
+export { MultiServerClient } from "./multi-client.js";
 export {
   assignToolNames,
   type CollisionPolicy,
@@ -29,5 +19,16 @@ export {
   ToolNameConflictError,
   type ToolToName,
 } from "./naming.js";
+export {
+  MultiServerConnectError,
+  type MultiServerEvents,
+  type MultiServerFileOptions,
+  type MultiServerListeners,
+  type MultiServerOptions,
+  type ServerFailure,
+  type ServerHealth,
+  type ServerState,
+  type SkippedServer,
+} from "./options.js";
 export { DEFAULT_RECONNECT, type ReconnectPolicy } from "./reconnect.js";
 export type { MultiServerTool, PerToolOptions, ToolFilter, ToolSelection } from "./router.js";
