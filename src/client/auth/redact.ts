@@ -1,3 +1,5 @@
+import type { OAuthOptions } from "./options.js";
+
 /**
  * Credentials kept out of what a peer's text becomes: an error message, its `data`, a log line. A
  * hostile authorization server may echo what the client sent it (`Authorization: Basic …`, the
@@ -94,4 +96,17 @@ function formEncode(value: string): string {
 function basicCredentials(clientId: string, secret: string): string[] {
   const base64 = (text: string) => Buffer.from(text).toString("base64");
   return [base64(`${formEncode(clientId)}:${formEncode(secret)}`), base64(`${clientId}:${secret}`)];
+}
+
+/** The credentials the options hold, in every form they are sent in. */
+export function configuredSecrets(options: OAuthOptions): Secrets {
+  const secrets = new Secrets();
+  secrets.configureClient(options.clientId, options.clientSecret);
+  const grant = options.grant;
+  if (grant?.type === "jwt_bearer" && typeof grant.assertion === "string") secrets.configure(grant.assertion);
+  if (grant?.type === "enterprise") {
+    secrets.configureClient(grant.clientId, grant.clientSecret);
+    if (typeof grant.idToken === "string") secrets.configure(grant.idToken);
+  }
+  return secrets;
 }

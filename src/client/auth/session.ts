@@ -5,14 +5,15 @@ import type {
 } from "../../transports/http/shared/authorizer.js";
 import { type Challenge, oauthChallenge, parseWwwAuthenticate, scopesOf } from "./challenge.js";
 import { type Discovered, discover, messageOf } from "./discovery.js";
-import { DpopKey, dpopSupported } from "./dpop.js";
+import { dpopSupported } from "./dpop.js";
 import { isOAuthError, OAuthError } from "./errors.js";
 import { obtainTokens, refreshTokens } from "./flow.js";
 import { OAuthHttp } from "./http.js";
 import { checkIssuerOption } from "./issuer.js";
+import { KeptAuthorization } from "./kept.js";
 import type { OAuthOptions } from "./options.js";
-import { Secrets } from "./redact.js";
-import { MemoryTokenStore, type StoredAuthorization, type StoredTokens, type TokenStore } from "./store.js";
+import { configuredSecrets, type Secrets } from "./redact.js";
+import { MemoryTokenStore, type StoredTokens } from "./store.js";
 
 /** Tokens this close to expiry are refreshed before they are used. */
 const REFRESH_MARGIN = 30_000;
@@ -38,15 +39,12 @@ export class OAuthSession implements HttpAuthorizer {
   /** The MCP endpoint this session authorizes requests to. */
   readonly server: URL;
   readonly options: OAuthOptions;
-  private readonly store: TokenStore;
-  private readonly key: string;
   private readonly http: OAuthHttp;
   /** Every credential this session holds or sent, kept out of its errors. */
   private readonly secrets: Secrets;
-  private state: StoredAuthorization | undefined;
-  private loaded = false;
+  /** What is kept for the server: registration, tokens, scopes, DPoP key. */
+  private readonly kept: KeptAuthorization;
   private discovered: Discovered | undefined;
-  private dpop: DpopKey | undefined;
   private running: Promise<void> | undefined;
   /** The access token each request in flight was sent with. */
   private readonly sent = new WeakMap<AuthorizedRequest, string>();
@@ -72,8 +70,11 @@ export class OAuthSession implements HttpAuthorizer {
     this.server.hash = "";
     this.options = options;
     this.secrets = configuredSecrets(options);
-    this.store = options.store ?? new MemoryTokenStore();
-    this.key = this.server.href;
+    this.kept = new KeptAuthorization(
+      options.store ?? new MemoryTokenStore(),
+      this.server.href,
+      this.secrets,
+    );
     this.http = new OAuthHttp(options.fetch ?? base.fetch, options.requestTimeout ?? 30_000, {
       server: this.server,
       allowPrivateNetworks: options.allowPrivateNetworks === true,
@@ -82,7 +83,7 @@ export class OAuthSession implements HttpAuthorizer {
 
   /** The tokens held now, if any. */
   async tokens(): Promise<StoredTokens | undefined> {
-    return (await this.load())?.tokens;
+    return (await this.kept.load())?.tokens;
   }
 
   /** How many times this session obtained (or refreshed) tokens. */
@@ -101,11 +102,8 @@ export class OAuthSession implements HttpAuthorizer {
   }
 
   /** Forgets the tokens and registration kept for this server. */
-  async forget(): Promise<void> {
-    this.state = undefined;
-    this.loaded = true;
-    this.dpop = undefined;
-    await this.store.delete(this.key);
+  forget(): Promise<void> {
+    return this.kept.forget();
   }
 
   async headers(request: AuthorizedRequest): Promise<Record<string, string>> {
@@ -113,15 +111,15 @@ export class OAuthSession implements HttpAuthorizer {
     // Tokens are for the MCP server alone.
     if (request.url.origin !== this.server.origin) return {};
     if (this.running) await this.running.catch(() => {});
-    let tokens = (await this.load())?.tokens;
+    let tokens = (await this.kept.load())?.tokens;
     if (tokens && expiresSoon(tokens) && tokens.refresh_token !== undefined) {
       await this.once(() => this.refresh(false)).catch(() => {});
-      tokens = this.state?.tokens;
+      tokens = this.kept.state?.tokens;
     }
     if (!tokens) return {};
     this.sent.set(request, tokens.access_token);
     if (tokens.token_type !== "dpop") return { authorization: `Bearer ${tokens.access_token}` };
-    const key = await this.dpopKey(false);
+    const key = await this.kept.dpopKey(false);
     if (!key) return {};
     return {
       authorization: `DPoP ${tokens.access_token}`,
@@ -134,14 +132,14 @@ export class OAuthSession implements HttpAuthorizer {
     if (request.url.origin !== this.server.origin) return false;
     const parsed = oauthChallenge(parseWwwAuthenticate(challenge.wwwAuthenticate));
     const error = parsed?.params.error;
-    if (challenge.status === 401 && error === "use_dpop_nonce" && challenge.dpopNonce && this.dpop) {
+    if (challenge.status === 401 && error === "use_dpop_nonce" && challenge.dpopNonce && this.kept.dpop) {
       if (attempt >= 2) return false;
-      this.dpop.setNonce(request.url, challenge.dpopNonce);
+      this.kept.dpop.setNonce(request.url, challenge.dpopNonce);
       return true;
     }
     if (challenge.status === 403 && error !== "insufficient_scope") return false;
     this.refused.add(request);
-    const current = this.state?.tokens?.access_token;
+    const current = this.kept.state?.tokens?.access_token;
     // Another request got or renewed the token since this one was sent (with none, or an older
     // one): sending it again is enough, and starting another authorization would not count.
     if (current !== undefined && current !== sentToken) return true;
@@ -166,7 +164,8 @@ export class OAuthSession implements HttpAuthorizer {
   accepted(request: AuthorizedRequest): void {
     if (!this.refused.delete(request)) return;
     const sentToken = this.sent.get(request);
-    if (sentToken !== undefined && sentToken === this.state?.tokens?.access_token) this.refusedInARow = 0;
+    if (sentToken !== undefined && sentToken === this.kept.state?.tokens?.access_token)
+      this.refusedInARow = 0;
   }
 
   /** One authorization at a time: a request that needs one while another runs waits for it. */
@@ -179,26 +178,6 @@ export class OAuthSession implements HttpAuthorizer {
     return this.running;
   }
 
-  private async load(): Promise<StoredAuthorization | undefined> {
-    if (!this.loaded) {
-      this.state = (await this.store.get(this.key)) ?? undefined;
-      this.loaded = true;
-      this.remember(this.state);
-    }
-    return this.state;
-  }
-
-  private async save(state: StoredAuthorization): Promise<void> {
-    this.state = state;
-    this.remember(state);
-    await this.store.set(this.key, state);
-  }
-
-  /** The credentials of what is kept, to be redacted wherever a server echoes them. */
-  private remember(state: StoredAuthorization | undefined): void {
-    this.secrets.add(state?.client?.client_secret, state?.tokens?.access_token, state?.tokens?.refresh_token);
-  }
-
   /** Discovery, fresh when asked (after a `401`) or when nothing was discovered yet. */
   private async discovery(fresh: boolean, resourceMetadataUrl?: string): Promise<Discovered> {
     if (!fresh && this.discovered) return this.discovered;
@@ -206,18 +185,9 @@ export class OAuthSession implements HttpAuthorizer {
     return this.discovered;
   }
 
-  /** The DPoP key of the stored tokens (made when `create`), or `undefined`. */
-  private async dpopKey(create: boolean): Promise<DpopKey | undefined> {
-    if (this.dpop) return this.dpop;
-    const jwk = this.state?.dpopKey;
-    if (jwk) this.dpop = await DpopKey.fromJwk(jwk);
-    else if (create) this.dpop = await DpopKey.generate();
-    return this.dpop;
-  }
-
   /** Refreshes the tokens; `false` (and the tokens dropped) if that is not possible. */
   private async refresh(fresh: boolean): Promise<boolean> {
-    const state = await this.load();
+    const state = await this.kept.load();
     const refreshToken = state?.tokens?.refresh_token;
     if (!state || refreshToken === undefined) return false;
     try {
@@ -227,18 +197,18 @@ export class OAuthSession implements HttpAuthorizer {
         await this.forget();
         return false;
       }
-      const dpop = state.tokens?.token_type === "dpop" ? await this.dpopKey(false) : undefined;
+      const dpop = state.tokens?.token_type === "dpop" ? await this.kept.dpopKey(false) : undefined;
       const tokens = await refreshTokens(
         { found, state, options: this.options, http: this.http, dpop, secrets: this.secrets },
         refreshToken,
       );
-      await this.save({ ...state, tokens });
+      await this.kept.save({ ...state, tokens });
       this.obtained++;
       return true;
     } catch (error) {
       if (!isOAuthError(error)) throw error;
       const { tokens: _dropped, ...rest } = state;
-      await this.save(rest);
+      await this.kept.save(rest);
       return false;
     }
   }
@@ -263,13 +233,13 @@ export class OAuthSession implements HttpAuthorizer {
   /** Discovery, client identity, tokens. */
   private async authorizeAnew(request: AuthorizeRequest): Promise<void> {
     const found = await this.discovery(true, request.challenge?.params.resource_metadata);
-    let state = await this.load();
+    let state = await this.kept.load();
     if (state && state.issuer !== found.as.issuer) {
       // A new authorization server (SEP-2352): nothing from the old one is reused there.
       await this.forget();
       state = undefined;
     }
-    const dpop = this.wantsDpop(found, request.challenge) ? await this.dpopKey(true) : undefined;
+    const dpop = this.wantsDpop(found, request.challenge) ? await this.kept.dpopKey(true) : undefined;
     const result = await obtainTokens({
       found,
       state,
@@ -282,10 +252,10 @@ export class OAuthSession implements HttpAuthorizer {
       // Kept at once: a sign-in abandoned now needs no new registration next time.
       onClient: async (client) => {
         state = { ...state, issuer: found.as.issuer, resource: found.resource, ...(client && { client }) };
-        await this.save(state);
+        await this.kept.save(state);
       },
     });
-    await this.save({
+    await this.kept.save({
       issuer: found.as.issuer,
       resource: found.resource,
       ...(result.client && { client: result.client }),
@@ -309,19 +279,6 @@ export class OAuthSession implements HttpAuthorizer {
         metadata.dpop_signing_alg_values_supported.length > 0)
     );
   }
-}
-
-/** The credentials the options hold, in every form they are sent in. */
-function configuredSecrets(options: OAuthOptions): Secrets {
-  const secrets = new Secrets();
-  secrets.configureClient(options.clientId, options.clientSecret);
-  const grant = options.grant;
-  if (grant?.type === "jwt_bearer" && typeof grant.assertion === "string") secrets.configure(grant.assertion);
-  if (grant?.type === "enterprise") {
-    secrets.configureClient(grant.clientId, grant.clientSecret);
-    if (typeof grant.idToken === "string") secrets.configure(grant.idToken);
-  }
-  return secrets;
 }
 
 function expiresSoon(tokens: StoredTokens): boolean {
