@@ -55,6 +55,7 @@ export {
   schemaForLlm,
   type ToolCaller,
   ToolError,
+  type ToolLister,
   ToolResult,
   toToolOutput,
 } from "./tools/index.js";

@@ -1,9 +1,10 @@
 /** `call <tool> [json] [--arg k=v …]`: call a tool and show its result. */
 import type { Command } from "commander";
 import type { McpClient } from "../../client/client.js";
-import type { TaskStatus, ToolTask } from "../../client/tasks/task.js";
+import type { ToolTask } from "../../client/tasks/task.js";
 import type { ToolResult } from "../../client/tools/tool-result.js";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
+import type { TaskStatus } from "../../protocol/features/tasks.js";
 import type { Tool } from "../../protocol/types/tools.js";
 import {
   addMetaOption,

@@ -1,8 +1,8 @@
 import { McpError } from "../../jsonrpc/errors.js";
 import type { Transport } from "../../protocol/transport.js";
 import type { HttpAuthorizer } from "../../transports/http/shared/authorizer.js";
-import type { OAuthSession } from "../auth/session.js";
 import type { HttpTransportKind } from "../../transports/kinds.js";
+import type { OAuthSession } from "../auth/session.js";
 import type { HttpClientOptions } from "./options.js";
 
 /** A failure that means "this server has no Streamable HTTP endpoint here": a 4xx answer. */

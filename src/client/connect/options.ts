@@ -5,6 +5,7 @@ import type { Implementation } from "../../protocol/types/base.js";
 import type { ClientCapabilities } from "../../protocol/types/lifecycle.js";
 import type { ReconnectOptions } from "../../transports/http/client/stream.js";
 import type { HeadersOption } from "../../transports/http/shared/request.js";
+import type { HttpTransportKind } from "../../transports/kinds.js";
 import type { StdioServerParameters } from "../../transports/stdio/client.js";
 import type { OAuthOptions } from "../auth/options.js";
 import type { OAuthSession } from "../auth/session.js";
@@ -12,7 +13,6 @@ import type { ClientExtension } from "../features/extension.js";
 import type { ClientFeatures } from "../features/features.js";
 import type { ClientMiddleware } from "../requests/middleware.js";
 import type { ClientTaskOptions } from "../tasks/task-receiver.js";
-import type { HttpTransportKind } from "../../transports/kinds.js";
 
 /** Options every connection takes, whatever the transport. */
 export interface CommonClientOptions extends ClientFeatures {

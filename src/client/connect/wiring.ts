@@ -1,5 +1,6 @@
 import { Peer } from "../../protocol/engine/peer.js";
 import type { ClientHandshakeOptions } from "../../protocol/eras/handshake.js";
+import { TASKS_EXTENSION } from "../../protocol/features/tasks.js";
 import type { Transport } from "../../protocol/transport.js";
 import type { ProgressNotificationParams } from "../../protocol/types/base.js";
 import type { Root } from "../../protocol/types/client-features.js";
@@ -11,7 +12,6 @@ import { type ClientEvents, NOTIFICATION_EVENTS } from "../features/events.js";
 import { extensionCapabilities, installExtensions } from "../features/extension.js";
 import { featureAnswerer, featureCapabilities, installFeatures } from "../features/features.js";
 import { ResultCache } from "../requests/cache.js";
-import { TASKS_EXTENSION } from "../tasks/task.js";
 import { TaskReceiver } from "../tasks/task-receiver.js";
 import type { ClientOptions } from "./options.js";
 

@@ -9,7 +9,7 @@ export const closedError = (name: string): McpError =>
   new McpError(ErrorCode.ConnectionClosed, `The connection to server "${name}" is closed`);
 
 /** What opening a connection needs of its owner. */
-export interface OpenHooks {
+interface OpenHooks {
   /** Keeps a promise of work started, so closing can wait for it. */
   track(promise: Promise<unknown>): void;
   /** Whether the owner was closed meanwhile: what was opened is closed again. */

@@ -5,5 +5,4 @@ export {
   type ClientParamsOf,
   type ClientRequestTypes,
   type ClientResultOf,
-  type Paged,
 } from "./middleware.js";

@@ -1,9 +1,9 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { Peer } from "../../protocol/engine/peer.js";
+import type { TaskStatus } from "../../protocol/features/tasks.js";
 import type { ClientCapabilities } from "../../protocol/types/lifecycle.js";
 import { isoTime } from "../../util/iso-time.js";
 import type { FeatureAnswerer, ServerRequestGate } from "../channels/channel.js";
-import type { TaskStatus } from "./task.js";
 import { type ClientTask, ClientTaskStore, terminal } from "./task-store.js";
 
 /** How the client runs the requests a server asks it to run as tasks (2025-11-25). */

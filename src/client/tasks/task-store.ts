@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
-import type { TaskStatus } from "./task.js";
+import type { TaskStatus } from "../../protocol/features/tasks.js";
 
 /** A task the client runs for the server (2025-11-25 client-side tasks). */
 export interface ClientTask {

@@ -1,12 +1,10 @@
 import { ErrorCode, McpError } from "../../jsonrpc/errors.js";
 import type { RequestOptions } from "../../protocol/engine/peer.js";
+import type { TaskStatus } from "../../protocol/features/tasks.js";
 import type { TaskRules } from "../../protocol/revisions/revision.js";
 import type { CallToolResult } from "../../protocol/types/tools.js";
 import type { FeatureAnswerer } from "../channels/channel.js";
 import { ToolResult } from "../tools/tool-result.js";
-import type { TaskStatus } from "../../protocol/features/tasks.js";
-
-export { TASKS_EXTENSION, type TaskStatus } from "../protocol/features/tasks.js";
 
 /** A task's state as the server last reported it, with the field names of both eras made one. */
 export interface TaskInfo {

@@ -1,6 +1,6 @@
 export { type LlmProvider, type LlmSchemaOptions, schemaForLlm } from "./llm-schema.js";
 export { argumentsFromStrict } from "./llm-schema-strict.js";
-export type { AgentTool, Tool, ToolInvokeOptions, ToolOutput } from "./tool.js";
+export type { AgentTool, ToolInvokeOptions, ToolOutput } from "./tool.js";
 export {
   type AsToolsOptions,
   asTools,
@@ -14,6 +14,7 @@ export {
   mcpTool,
   type ToolCaller,
   ToolError,
+  type ToolLister,
   toToolOutput,
 } from "./tool-adapter.js";
 export { ToolResult } from "./tool-result.js";
