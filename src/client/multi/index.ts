@@ -25,10 +25,11 @@ export {
   type MultiServerFileOptions,
   type MultiServerListeners,
   type MultiServerOptions,
+  type PerToolOptions,
   type ServerFailure,
   type ServerHealth,
   type ServerState,
   type SkippedServer,
 } from "./options.js";
 export { DEFAULT_RECONNECT, type ReconnectPolicy } from "./reconnect.js";
-export type { MultiServerTool, PerToolOptions, ToolFilter, ToolSelection } from "./router.js";
+export type { MultiServerTool, ToolFilter, ToolSelection } from "./router.js";

@@ -3,7 +3,9 @@ import type { CommonClientOptions } from "../connect/options.js";
 import type { McpToolOptions } from "../tools/tool-adapter.js";
 import type { CollisionPolicy } from "./naming.js";
 import type { ReconnectPolicy } from "./reconnect.js";
-import type { PerToolOptions } from "./router.js";
+
+/** Per-tool options, keyed `"tool"` (that name on any server) or `"server/tool"` (which wins). */
+export type PerToolOptions = Record<string, Omit<McpToolOptions, "name">>;
 
 /** Where a server stands. */
 export type ServerState = "connecting" | "connected" | "reconnecting" | "failed" | "closed";

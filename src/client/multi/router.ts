@@ -2,6 +2,7 @@ import type { Tool as McpToolDescription } from "../../protocol/types/tools.js";
 import { type McpTool, type McpToolOptions, mcpTool } from "../tools/tool-adapter.js";
 import type { ServerConnection } from "./connection.js";
 import { assignToolNames, type CollisionPolicy } from "./naming.js";
+import type { PerToolOptions } from "./options.js";
 
 /**
  * Which tools: a list of names (`"tool"` matches that tool on any server, `"server/tool"` one
@@ -20,9 +21,6 @@ export interface ToolSelection {
   /** None of the tools this matches. */
   exclude?: ToolFilter;
 }
-
-/** Per-tool options, keyed `"tool"` (that name on any server) or `"server/tool"` (which wins). */
-export type PerToolOptions = Record<string, Omit<McpToolOptions, "name">>;
 
 /** A tool of one server of a `MultiServerClient`: calls are routed to that server. */
 export interface MultiServerTool extends McpTool {
