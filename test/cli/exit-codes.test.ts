@@ -112,16 +112,17 @@ describe("exit codes", SLOW, () => {
       "--arg",
       "steps=1",
       "--timeout",
-      "1s",
+      // Long enough for the reference server to start on a loaded machine, far short of the call.
+      "10s",
       ...REFERENCE_SERVER,
     ]);
     expect(run.code, run.stderr).toBe(3);
     // The call (its deadline, or its request's own timeout), or on a slow machine the handshake;
     // said in a sentence, without "(timeout)" glued on.
     expect(run.stderr).toMatch(
-      /"trigger-long-running-operation" did not finish within 1 s \(--timeout\); mcpkit told the server to cancel the call\n$|timed out after 1000 ms\n$|within 1000 ms\n$/,
+      /"trigger-long-running-operation" did not finish within 10 s \(--timeout\); mcpkit told the server to cancel the call\n$|timed out after 10000 ms\n$|within 10000 ms\n$/,
     );
-  });
+  }, 60_000);
 
   it("--help lists the exit codes", async () => {
     const run = await mcpkit(["--help"]);
